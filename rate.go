@@ -1,0 +1,281 @@
+package counter
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"weak"
+)
+
+// A TickRate is the rate at which a counter ticks, in hertz, with both of
+// its conversions worked out once so that converting a span is a multiply
+// and a shift. It is one word, meant to be copied, and two TickRates are ==
+// exactly when their rates are.
+//
+// The zero TickRate is no rate: its [TickRate.Hertz] is 0, it prints as
+// "0 Hz", and it converts every span and every duration to zero. It never
+// divides and never panics. [NewTickRate] and [ParseTickRate] refuse to make
+// it.
+type TickRate struct {
+	t *rateTable // nil for the zero TickRate
+}
+
+// A rateTable holds what a rate's conversions need. Tables are shared: every
+// TickRate of one rate points to the same table (see internTable), which is
+// what makes == on TickRate mean equal rates. A TickRate holds a pointer,
+// not the table, because Go keeps a struct of at most four words in
+// registers: a 72-byte TickRate passed by value was copied on every
+// conversion, which made one cost three times as much.
+type rateTable struct {
+	hz      uint64
+	toNanos scale // ticks to nanoseconds: 10⁹/hz
+	toTicks scale // nanoseconds to ticks: hz/10⁹
+}
+
+func newRateTable(hz uint64) *rateTable {
+	return &rateTable{hz: hz, toNanos: newScale(1e9, hz), toTicks: newScale(hz, 1e9)}
+}
+
+// Gigahertz is the rate of a counter that ticks once a nanosecond, 1 GHz: the
+// rate of the monotonic clocks, and of Arm's generic timer from Armv8.6 on.
+// At this rate a tick is a nanosecond and both conversions are the identity.
+var Gigahertz = TickRate{&gigahertz}
+
+// gigahertz is the table of Gigahertz, written out so that it costs nothing
+// at start-up: at 10⁹/10⁹ the factor is 2⁶³ and the shift 63.
+var gigahertz = rateTable{
+	hz:      1e9,
+	toNanos: scale{a: 1, sat: 1 << 63},
+	toTicks: scale{a: 1, sat: 1 << 63},
+}
+
+// ErrZeroRate is the error of a rate of 0 Hz: a counter that never ticks has
+// no rate. [NewTickRate] returns it, and [ParseTickRate] wraps it.
+var ErrZeroRate = errors.New("counter: a rate of 0 Hz is no rate")
+
+// NewTickRate returns the rate of a counter that ticks hz times a second. It
+// refuses only 0 Hz, with [ErrZeroRate]: every rate from 1 Hz to
+// [math.MaxUint64] Hz converts exactly as documented, and whether a rate is
+// plausible for a real counter is for [Discover] to judge.
+func NewTickRate(hz uint64) (TickRate, error) {
+	switch hz {
+	case 0:
+		return TickRate{}, ErrZeroRate
+	case 1e9:
+		return Gigahertz, nil
+	}
+	return TickRate{internTable(hz)}, nil
+}
+
+// interned maps a rate in hertz to a weak pointer to its table, so that
+// every live TickRate of one rate shares one table, and a table no TickRate
+// holds any longer is collected and its entry dropped.
+var interned sync.Map // uint64 → weak.Pointer[rateTable]
+
+// internTable returns the shared table of a rate, making it if no live
+// TickRate holds one.
+func internTable(hz uint64) *rateTable {
+	if v, ok := interned.Load(hz); ok {
+		if t := v.(weak.Pointer[rateTable]).Value(); t != nil {
+			return t
+		}
+	}
+	fresh := newRateTable(hz)
+	wp := weak.Make(fresh)
+	for {
+		v, loaded := interned.LoadOrStore(hz, wp)
+		if loaded {
+			if t := v.(weak.Pointer[rateTable]).Value(); t != nil {
+				return t // another goroutine made it first
+			}
+			// Its table was collected, and its entry not yet dropped.
+			if !interned.CompareAndSwap(hz, v, wp) {
+				continue
+			}
+		}
+		runtime.AddCleanup(fresh, forgetTable, internedEntry{hz, wp})
+		return fresh
+	}
+}
+
+type internedEntry struct {
+	hz uint64
+	wp weak.Pointer[rateTable]
+}
+
+// forgetTable drops the entry of a collected table, unless a new table has
+// already taken its place.
+func forgetTable(e internedEntry) { interned.CompareAndDelete(e.hz, e.wp) }
+
+// Hertz returns the rate in ticks per second; 0 for the zero TickRate.
+func (r TickRate) Hertz() uint64 {
+	if r.t == nil {
+		return 0
+	}
+	return r.t.hz
+}
+
+// Ticks converts a duration to a span of ticks at rate r: the exact quotient
+// d·hz/10⁹ rounded to one of its two nearest integers (exactly, where it is
+// an integer), without division. A span past the range of [Tickdelta]
+// saturates to [MinTickdelta] or [MaxTickdelta]. At the zero TickRate every
+// duration is zero ticks.
+func (r TickRate) Ticks(d time.Duration) Tickdelta {
+	if r.t == nil {
+		return 0
+	}
+	return Tickdelta(r.t.toTicks.apply(int64(d)))
+}
+
+// The units a rate is written in, largest first.
+var rateUnits = [...]struct {
+	name string
+	hz   uint64
+	exp  int // log10(hz)
+}{
+	{"GHz", 1e9, 9},
+	{"MHz", 1e6, 6},
+	{"kHz", 1e3, 3},
+	{"Hz", 1, 0},
+}
+
+// String returns the rate exactly, in the largest of GHz, MHz, kHz and Hz that
+// leaves a whole part, with as many decimals as it takes and no more:
+// "2.3 GHz", "2.299999917 GHz", "62.5 MHz", "24 MHz", "1 Hz". The zero
+// TickRate is "0 Hz". [ParseTickRate] reads every such string back to the
+// same rate.
+func (r TickRate) String() string {
+	b, _ := r.AppendText(make([]byte, 0, 32))
+	return string(b)
+}
+
+// AppendText appends the rate's [TickRate.String] form to b.
+func (r TickRate) AppendText(b []byte) ([]byte, error) {
+	hz := r.Hertz()
+	u := rateUnits[len(rateUnits)-1]
+	for _, c := range rateUnits {
+		if hz >= c.hz {
+			u = c
+			break
+		}
+	}
+	b = strconv.AppendUint(b, hz/u.hz, 10)
+	if frac := hz % u.hz; frac != 0 {
+		digits := strconv.AppendUint(make([]byte, 0, 9), frac, 10)
+		b = append(b, '.')
+		for range u.exp - len(digits) {
+			b = append(b, '0')
+		}
+		b = append(b, strings.TrimRight(string(digits), "0")...)
+	}
+	b = append(b, ' ')
+	return append(b, u.name...), nil
+}
+
+// MarshalText implements [encoding.TextMarshaler] with the [TickRate.String]
+// form, so a rate sits in a JSON, YAML or TOML config as "2.3 GHz".
+func (r TickRate) MarshalText() ([]byte, error) { return r.AppendText(nil) }
+
+// UnmarshalText implements [encoding.TextUnmarshaler] with [ParseTickRate].
+func (r *TickRate) UnmarshalText(text []byte) error {
+	return r.Set(string(text))
+}
+
+// Set implements [flag.Value] with [ParseTickRate], so a rate can be a
+// command-line flag: flag.Var(&rate, "rate", "the counter's rate").
+func (r *TickRate) Set(s string) error {
+	v, err := ParseTickRate(s)
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
+// ParseTickRate parses a rate written as a decimal number and a unit, Hz, kHz,
+// MHz or GHz, in any case and with or without one space between them:
+// "1000000000 Hz", "1 GHz", "2.3GHz", "24 MHz", "2300000 kHz". It refuses a
+// missing or unknown unit, a sign, a rate of zero (wrapping [ErrZeroRate]), a
+// fraction of a hertz, a rate past [math.MaxUint64] Hz and anything else,
+// with an error that says which.
+func ParseTickRate(s string) (TickRate, error) {
+	num, unit := splitRate(s)
+	if num == "" {
+		return TickRate{}, parseError("tickrate", s, "has no number")
+	}
+	if unit == "" {
+		return TickRate{}, parseError("tickrate", s, "has no unit (Hz, kHz, MHz or GHz)")
+	}
+	exp := -1
+	for _, c := range rateUnits {
+		if strings.EqualFold(unit, c.name) {
+			exp = c.exp
+		}
+	}
+	if exp < 0 {
+		return TickRate{}, parseError("tickrate", s, "has an unknown unit (want Hz, kHz, MHz or GHz)")
+	}
+	whole, frac, dot := strings.Cut(num, ".")
+	if num[0] == '-' || num[0] == '+' {
+		return TickRate{}, parseError("tickrate", s, "has a sign: a rate is a positive number")
+	}
+	if whole == "" || (dot && frac == "") || !isDigits(whole) || !isDigits(frac) {
+		return TickRate{}, parseError("tickrate", s, "is not a decimal number")
+	}
+	// Trailing zeros of the fraction change nothing; what remains must be
+	// whole hertz: at most exp decimals.
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > exp {
+		return TickRate{}, parseError("tickrate", s, "is not a whole number of hertz")
+	}
+	hz, ok := decimalTimesPow10(whole+frac, exp-len(frac))
+	if !ok {
+		return TickRate{}, parseError("tickrate", s, "is past the largest rate, 18446744073709551615 Hz")
+	}
+	if hz == 0 {
+		return TickRate{}, &wrapError{
+			msg:     "counter: tickrate " + strconv.Quote(s) + " is zero: a counter that never ticks has no rate",
+			wrapped: ErrZeroRate,
+		}
+	}
+	return NewTickRate(hz)
+}
+
+// splitRate splits "2.3 GHz" or "2.3GHz" into its number and its unit. The
+// number is whatever precedes the first letter, less one space.
+func splitRate(s string) (num, unit string) {
+	i := strings.IndexFunc(s, func(c rune) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	})
+	if i < 0 {
+		return s, ""
+	}
+	num, unit = s[:i], s[i:]
+	return strings.TrimSuffix(num, " "), unit
+}
+
+// decimalTimesPow10 returns the decimal digits ds times 10^exp and whether
+// that fits a uint64.
+func decimalTimesPow10(ds string, exp int) (uint64, bool) {
+	var v uint64
+	for i := 0; i < len(ds); i++ {
+		hi, lo := bits.Mul64(v, 10)
+		lo, carry := bits.Add64(lo, uint64(ds[i]-'0'), 0)
+		if hi != 0 || carry != 0 {
+			return 0, false
+		}
+		v = lo
+	}
+	for range exp {
+		if v > math.MaxUint64/10 {
+			return 0, false
+		}
+		v *= 10
+	}
+	return v, true
+}
