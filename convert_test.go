@@ -1,0 +1,317 @@
+package counter
+
+import (
+	"math"
+	"math/big"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// exactQuotient returns c·n/d as an exact rational.
+func exactQuotient(c int64, n, d uint64) *big.Rat {
+	num := new(big.Int).Mul(big.NewInt(c), new(big.Int).SetUint64(n))
+	return new(big.Rat).SetFrac(num, new(big.Int).SetUint64(d))
+}
+
+var (
+	bigMinInt64 = new(big.Rat).SetInt64(math.MinInt64)
+	bigMaxInt64 = new(big.Rat).SetInt64(math.MaxInt64)
+)
+
+// checkConversion checks one conversion's result against the exact quotient
+// c·n/d: saturated exactly where the quotient leaves the int64 range, exact
+// where the quotient is an integer, and otherwise its floor or its ceiling.
+func checkConversion(t rapid.TB, what string, c int64, n, d uint64, got int64) {
+	t.Helper()
+	q := exactQuotient(c, n, d)
+	switch {
+	case q.Cmp(bigMaxInt64) > 0:
+		if got != math.MaxInt64 {
+			t.Fatalf("%s(%d) at %d/%d: got %d; want saturation to MaxInt64 (exact %s)", what, c, n, d, got, q.FloatString(3))
+		}
+		return
+	case q.Cmp(bigMinInt64) < 0:
+		if got != math.MinInt64 {
+			t.Fatalf("%s(%d) at %d/%d: got %d; want saturation to MinInt64 (exact %s)", what, c, n, d, got, q.FloatString(3))
+		}
+		return
+	}
+	// Within range: got must be ⌊q⌋ or ⌈q⌉, and q itself when q is whole.
+	diff := new(big.Rat).Sub(new(big.Rat).SetInt64(got), q)
+	if q.IsInt() && diff.Sign() != 0 {
+		t.Fatalf("%s(%d) at %d/%d: got %d; want exactly %s", what, c, n, d, got, q.RatString())
+	}
+	if diff.Cmp(big.NewRat(-1, 1)) <= 0 || diff.Cmp(big.NewRat(1, 1)) >= 0 {
+		t.Fatalf("%s(%d) at %d/%d: got %d; want within one unit of %s", what, c, n, d, got, q.FloatString(3))
+	}
+}
+
+// Rates and counts the generators are forced to try, besides the full range.
+var (
+	edgeRates  = []uint64{1, 2, 3, 24_000_000, 62_500_000, 1e9, 3e9, 2_299_999_917, 1e10, math.MaxUint64 - 1, math.MaxUint64}
+	edgeCounts = []int64{0, 1, -1, 2, -2, 999_999_999, 1e9, -1e9, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1}
+)
+
+func rateGen() *rapid.Generator[uint64] {
+	return rapid.OneOf(rapid.SampledFrom(edgeRates), rapid.Uint64Range(1, math.MaxUint64), rapid.Uint64Range(1e6, 1e10))
+}
+
+func countGen() *rapid.Generator[int64] {
+	return rapid.OneOf(rapid.SampledFrom(edgeCounts), rapid.Int64(), rapid.Int64Range(-1e12, 1e12))
+}
+
+// TestConversionAgainstBig checks both directions against math/big on counts
+// from every int64 and rates from every uint64 above zero. .ci/run raises
+// the number of checks with -rapid.checks.
+func TestConversionAgainstBig(t *testing.T) {
+	rapid.Check(t, checkBothDirections)
+}
+
+func checkBothDirections(t *rapid.T) {
+	hz := rateGen().Draw(t, "hz")
+	c := countGen().Draw(t, "count")
+	r, err := NewTickRate(hz)
+	if err != nil {
+		t.Fatalf("NewTickRate(%d): %v", hz, err)
+	}
+	checkConversion(t, "Duration", c, 1e9, hz, int64(Tickdelta(c).Duration(r)))
+	checkConversion(t, "Ticks", c, hz, 1e9, int64(r.Ticks(time.Duration(c))))
+}
+
+// TestConversionExactOnMultiples draws counts that are exact multiples of the
+// ratio, which must convert with no rounding at all.
+func TestConversionExactOnMultiples(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := rateGen().Draw(t, "hz")
+		r, _ := NewTickRate(hz)
+		// k·hz/g ticks are exactly k·10⁹/g nanoseconds, g = gcd(hz, 10⁹).
+		g := new(big.Int).GCD(nil, nil, new(big.Int).SetUint64(hz), big.NewInt(1e9)).Uint64()
+		ticksUnit, nanosUnit := hz/g, uint64(1e9)/g
+		bound := int64(math.MaxInt64 / max(ticksUnit, nanosUnit)) // 0 where only k = 0 fits
+		k := rapid.OneOf(rapid.Int64Range(-bound, bound), rapid.SampledFrom([]int64{-bound, bound})).Draw(t, "k")
+		ticks, nanos := k*int64(ticksUnit), k*int64(nanosUnit)
+		if got := Tickdelta(ticks).Duration(r); int64(got) != nanos {
+			t.Fatalf("Tickdelta(%d).Duration(%d Hz) = %d; want exactly %d", ticks, hz, got, nanos)
+		}
+		if got := r.Ticks(time.Duration(nanos)); int64(got) != ticks {
+			t.Fatalf("Ticks(%d ns) at %d Hz = %d; want exactly %d", nanos, hz, got, ticks)
+		}
+	})
+}
+
+// TestConversionMonotone checks that a larger count never converts to a
+// smaller result, in both directions.
+func TestConversionMonotone(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r, _ := NewTickRate(rateGen().Draw(t, "hz"))
+		a, b := countGen().Draw(t, "a"), countGen().Draw(t, "b")
+		if a > b {
+			a, b = b, a
+		}
+		if da, db := Tickdelta(a).Duration(r), Tickdelta(b).Duration(r); da > db {
+			t.Fatalf("Duration not monotone: %d → %d but %d → %d", a, da, b, db)
+		}
+		if ta, tb := r.Ticks(time.Duration(a)), r.Ticks(time.Duration(b)); ta > tb {
+			t.Fatalf("Ticks not monotone: %d → %d but %d → %d", a, ta, b, tb)
+		}
+	})
+}
+
+// TestScaleIsTheLargestShift checks the factor and shift against their
+// definition: f = ⌈n·2ˢ/d⌉ fits 64 bits and would not at s+1.
+func TestScaleIsTheLargestShift(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := rateGen().Draw(t, "hz")
+		for _, nd := range [][2]uint64{{1e9, hz}, {hz, 1e9}} {
+			n, d := nd[0], nd[1]
+			f, s := largestShift(n, d)
+			if want := bigCeilShifted(n, d, s); !want.IsUint64() || want.Uint64() != f {
+				t.Fatalf("largestShift(%d, %d) = %d, %d; want f = %s", n, d, f, s, want)
+			}
+			if next := bigCeilShifted(n, d, s+1); next.IsUint64() {
+				t.Fatalf("largestShift(%d, %d) shift %d is not the largest: %d also fits", n, d, s, next)
+			}
+		}
+	})
+}
+
+func bigCeilShifted(n, d uint64, s uint) *big.Int {
+	num := new(big.Int).Lsh(new(big.Int).SetUint64(n), s)
+	den := new(big.Int).SetUint64(d)
+	q, m := new(big.Int).DivMod(num, den, new(big.Int))
+	if m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+func TestGigahertzTable(t *testing.T) {
+	if want := newRateTable(1e9); gigahertz != *want {
+		t.Fatalf("the written-out 1 GHz table is %+v; want %+v", gigahertz, *want)
+	}
+	if r, _ := NewTickRate(1e9); r != Gigahertz {
+		t.Fatalf("NewTickRate(1e9) = %+v; want Gigahertz", r)
+	}
+}
+
+// TestTickRateEquality checks that == on TickRate means equal rates, also
+// after the collector ran and while goroutines race to make the same rate.
+func TestTickRateEquality(t *testing.T) {
+	a, _ := NewTickRate(24_000_000)
+	runtime.GC()
+	b, _ := ParseTickRate("24 MHz")
+	if a != b {
+		t.Fatalf("two 24 MHz rates are not ==")
+	}
+	if c, _ := NewTickRate(24_000_001); a == c {
+		t.Fatalf("24 MHz == 24.000001 MHz")
+	}
+	for round := range 50 {
+		hz := uint64(1_000_000 + round) // a rate no earlier round held
+		var wg sync.WaitGroup
+		got := make([]TickRate, 8)
+		for i := range got {
+			wg.Go(func() { got[i], _ = NewTickRate(hz) })
+		}
+		wg.Wait()
+		for i := range got {
+			if got[i] != got[0] || got[i].Hertz() != hz {
+				t.Fatalf("round %d: goroutine %d made %v, goroutine 0 %v", round, i, got[i], got[0])
+			}
+		}
+		runtime.GC() // let the tables of earlier rounds go
+	}
+}
+
+// TestTickRateTablesAreCollected checks that making many rates does not keep
+// their tables: a parser fed untrusted input must not leak.
+func TestTickRateTablesAreCollected(t *testing.T) {
+	count := func() (n int) {
+		interned.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	for hz := range uint64(10_000) {
+		NewTickRate(hz + 5_000_000_000)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for count() > 1000 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d rate tables still interned after the collector ran", count())
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestZeroTickRate(t *testing.T) {
+	var r TickRate
+	for _, c := range edgeCounts {
+		if got := Tickdelta(c).Duration(r); got != 0 {
+			t.Errorf("Tickdelta(%d).Duration(zero rate) = %v; want 0", c, got)
+		}
+		if got := r.Ticks(time.Duration(c)); got != 0 {
+			t.Errorf("zero rate .Ticks(%d) = %v; want 0", c, got)
+		}
+	}
+	if got, want := r.String(), "0 Hz"; got != want {
+		t.Errorf("zero rate String() = %q; want %q", got, want)
+	}
+	if r.Hertz() != 0 {
+		t.Errorf("zero rate Hertz() = %d; want 0", r.Hertz())
+	}
+}
+
+// The seed's four examples.
+
+func TestSeedAppleSilicon(t *testing.T) {
+	r, err := NewTickRate(24_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := Tickstamp(1_000_000), Tickstamp(1_000_024)
+	ticks := end.Sub(start)
+	if ticks != 24 {
+		t.Fatalf("end.Sub(start) = %v; want 24 ticks", ticks)
+	}
+	if got := ticks.Duration(r); got != time.Microsecond {
+		t.Errorf("24 ticks at 24 MHz = %v; want 1µs", got)
+	}
+	if got := r.Ticks(time.Second); got != 24_000_000 {
+		t.Errorf("1s at 24 MHz = %v; want 24000000 ticks", got)
+	}
+}
+
+func TestSeedThreeGigahertz(t *testing.T) {
+	r, err := NewTickRate(3_000_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Tickdelta(3000).Duration(r); got != time.Microsecond {
+		t.Errorf("3000 ticks at 3 GHz = %v; want exactly 1µs", got)
+	}
+	if got := Tickdelta(1000).Duration(r); got != 333 && got != 334 {
+		t.Errorf("1000 ticks at 3 GHz = %v; want 333ns or 334ns", got)
+	}
+}
+
+func TestSeedOneHertzSaturates(t *testing.T) {
+	r, err := NewTickRate(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := MaxTickdelta.Duration(r); got != math.MaxInt64 {
+		t.Errorf("MaxTickdelta at 1 Hz = %v; want the largest duration", got)
+	}
+	if got := MinTickdelta.Duration(r); got != math.MinInt64 {
+		t.Errorf("MinTickdelta at 1 Hz = %v; want the smallest duration", got)
+	}
+}
+
+func TestSeedZeroRateRefused(t *testing.T) {
+	r, err := NewTickRate(0)
+	if err != ErrZeroRate {
+		t.Fatalf("NewTickRate(0) error = %v; want ErrZeroRate", err)
+	}
+	if r != (TickRate{}) {
+		t.Fatalf("NewTickRate(0) = %+v; want the zero TickRate", r)
+	}
+	if got, want := err.Error(), "counter: a rate of 0 Hz is no rate"; got != want {
+		t.Errorf("message %q; want %q", got, want)
+	}
+}
+
+func TestTickstampSubWraps(t *testing.T) {
+	tests := []struct {
+		t, u Tickstamp
+		want Tickdelta
+	}{
+		{10, 3, 7},
+		{3, 10, -7},
+		{0, math.MaxUint64, 1}, // across the counter's wrap
+		{math.MaxUint64, 0, -1},
+		{1 << 63, 0, MinTickdelta},
+		{1<<63 - 1, 0, MaxTickdelta},
+	}
+	for _, tt := range tests {
+		if got := tt.t.Sub(tt.u); got != tt.want {
+			t.Errorf("Tickstamp(%d).Sub(%d) = %d; want %d", tt.t, tt.u, got, tt.want)
+		}
+		if got := tt.u.Add(tt.want); got != tt.t {
+			t.Errorf("Tickstamp(%d).Add(%d) = %d; want %d", tt.u, tt.want, got, tt.t)
+		}
+	}
+}
+
+func TestConversionAllocs(t *testing.T) {
+	r, _ := NewTickRate(2_300_000_000)
+	var sink int64
+	if n := testing.AllocsPerRun(100, func() {
+		sink += int64(Tickdelta(sink).Duration(r)) + int64(r.Ticks(time.Duration(sink)))
+	}); n != 0 {
+		t.Errorf("conversion allocates %v times; want 0", n)
+	}
+}

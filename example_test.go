@@ -1,0 +1,96 @@
+package counter_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// Apple silicon's counter runs at 24 MHz: 24 ticks are a microsecond, and a
+// second is 24,000,000 ticks.
+func ExampleTickdelta_Duration() {
+	rate, err := counter.NewTickRate(24_000_000)
+	if err != nil {
+		panic(err)
+	}
+	start, end := counter.Tickstamp(1_000_000), counter.Tickstamp(1_000_024)
+	ticks := end.Sub(start)
+	fmt.Println(ticks, "at", rate, "is", ticks.Duration(rate))
+	fmt.Println(time.Second, "at", rate, "is", rate.Ticks(time.Second))
+	// Output:
+	// 24 ticks at 24 MHz is 1µs
+	// 1s at 24 MHz is 24000000 ticks
+}
+
+// At 3 GHz a nanosecond is three ticks: an exact multiple converts exactly,
+// and any other count lands within a nanosecond of its exact value.
+func ExampleTickRate_Ticks() {
+	rate, _ := counter.NewTickRate(3_000_000_000)
+	fmt.Println(counter.Tickdelta(3000).Duration(rate))
+	fmt.Println(counter.Tickdelta(1000).Duration(rate)) // 333.33 ns, to 333 or 334
+	fmt.Println(rate.Ticks(time.Microsecond))
+	// Output:
+	// 1µs
+	// 333ns
+	// 3000 ticks
+}
+
+// A span past what a time.Duration holds saturates to its end.
+func ExampleMaxTickdelta() {
+	slow, _ := counter.NewTickRate(1)
+	fmt.Println(counter.MaxTickdelta.Duration(slow) == time.Duration(1<<63-1))
+	fmt.Println(counter.MinTickdelta.Duration(slow) == time.Duration(-1<<63))
+	// Output:
+	// true
+	// true
+}
+
+// A counter that never ticks has no rate.
+func ExampleNewTickRate() {
+	_, err := counter.NewTickRate(0)
+	fmt.Println(err)
+	rate, _ := counter.NewTickRate(2_299_999_917)
+	fmt.Println(rate)
+	// Output:
+	// counter: a rate of 0 Hz is no rate
+	// 2.299999917 GHz
+}
+
+func ExampleParseTickRate() {
+	for _, s := range []string{"2.3GHz", "24 MHz", "1000000000 Hz", "62500 kHz", "1.5 Hz"} {
+		rate, err := counter.ParseTickRate(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%-14q %v (%d Hz)\n", s, rate, rate.Hertz())
+	}
+	// Output:
+	// "2.3GHz"       2.3 GHz (2300000000 Hz)
+	// "24 MHz"       24 MHz (24000000 Hz)
+	// "1000000000 Hz" 1 GHz (1000000000 Hz)
+	// "62500 kHz"    62.5 MHz (62500000 Hz)
+	// counter: tickrate "1.5 Hz" is not a whole number of hertz
+}
+
+// A rate and readings sit in a config as text, and come back exactly.
+func ExampleTickRate_MarshalText() {
+	type config struct {
+		Rate  counter.TickRate  `json:"rate"`
+		Epoch counter.Tickstamp `json:"epoch"`
+	}
+	rate, _ := counter.NewTickRate(2_300_000_000)
+	b, _ := json.Marshal(config{Rate: rate, Epoch: 123456789})
+	fmt.Println(string(b))
+
+	var c config
+	if err := json.Unmarshal([]byte(`{"rate": "19.2 MHz", "epoch": "42 ticks"}`), &c); err != nil {
+		panic(err)
+	}
+	fmt.Println(c.Rate, c.Epoch)
+	// Output:
+	// {"rate":"2.3 GHz","epoch":"123456789 ticks"}
+	// 19.2 MHz 42 ticks
+}
