@@ -1,0 +1,120 @@
+package counter_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/floor"
+)
+
+// The benchmarks of every read, to be run side by side in one run:
+//
+//	go test -run '^$' -bench 'Now|Begin|End|Since|Floor' -count 10 . ./internal/floor
+//
+// Each adds its readings into a local and leaves the sum in a package
+// variable, so that no read can be dropped, at the cost of one register add a
+// read.
+
+var (
+	sinkStamp counter.Tickstamp
+	sinkInt   int
+	sinkTime  time.Time
+	sinkDur   time.Duration
+)
+
+// BenchmarkFloor is the bare read instruction, unrolled floor.Reads times in
+// one assembly function with no call per read: its ns/op is per instruction.
+func BenchmarkFloor(b *testing.B) {
+	if !floor.Available {
+		b.Skip("no unrolled read in this build: purego, or neither amd64 nor arm64")
+	}
+	b.ReportAllocs()
+	var acc uint64
+	for n := b.N; n > 0; n -= floor.Reads {
+		acc += floor.Unrolled()
+	}
+	sinkStamp = counter.Tickstamp(acc)
+}
+
+func BenchmarkCounterNow(b *testing.B) {
+	c := counter.New(counter.Gigahertz)
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += c.Now()
+	}
+	sinkStamp = acc
+}
+
+func BenchmarkCounterBegin(b *testing.B) {
+	c := counter.New(counter.Gigahertz)
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += c.Begin()
+	}
+	sinkStamp = acc
+}
+
+func BenchmarkCounterEnd(b *testing.B) {
+	c := counter.New(counter.Gigahertz)
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += c.End()
+	}
+	sinkStamp = acc
+}
+
+func BenchmarkCounterNowCPU(b *testing.B) {
+	c := counter.New(counter.Gigahertz)
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	var cpus int
+	for b.Loop() {
+		t, cpu := c.NowCPU()
+		acc += t
+		cpus += cpu
+	}
+	sinkStamp, sinkInt = acc, cpus
+}
+
+func BenchmarkMonotonicClockNow(b *testing.B) {
+	var clk counter.MonotonicClock
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += clk.Now()
+	}
+	sinkStamp = acc
+}
+
+func BenchmarkRawMonotonicClockNow(b *testing.B) {
+	var clk counter.RawMonotonicClock
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += clk.Now()
+	}
+	sinkStamp = acc
+}
+
+func BenchmarkTimeNow(b *testing.B) {
+	b.ReportAllocs()
+	var last time.Time
+	for b.Loop() {
+		last = time.Now()
+	}
+	sinkTime = last
+}
+
+func BenchmarkTimeSince(b *testing.B) {
+	start := time.Now()
+	b.ReportAllocs()
+	var acc time.Duration
+	for b.Loop() {
+		acc += time.Since(start)
+	}
+	sinkDur = acc
+}

@@ -1,0 +1,77 @@
+package counter_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// A Counter at a rate known from elsewhere: stamps with Now, and a short
+// piece of code timed between Begin and End.
+func ExampleNew() {
+	rate, err := counter.ParseTickRate("2.3 GHz") // from a config, or a discovery made earlier
+	if err != nil {
+		panic(err)
+	}
+	c := counter.New(rate)
+
+	start := c.Now()
+	work()
+	took := c.Now().Sub(start)
+
+	t0 := c.Begin()
+	work()
+	t1 := c.End()
+
+	fmt.Println(took >= 0, t1.Sub(t0) >= 0, c.Rate())
+	// Output: true true 2.3 GHz
+}
+
+// Back-to-back marks: one End closes one span and opens the next.
+func ExampleCounter_End() {
+	c := counter.New(counter.Gigahertz)
+	t0 := c.Begin()
+	work()
+	t1 := c.End()
+	work()
+	t2 := c.End()
+	first, second := t1.Sub(t0), t2.Sub(t1)
+	fmt.Println(first >= 0 && second >= 0)
+	// Output: true
+}
+
+// A ManualClock stands in for the counter in a test: code that stamps and
+// converts through a Clock sees exactly the time the test gives it.
+func ExampleManualClock() {
+	rate, err := counter.NewTickRate(24_000_000) // Apple silicon's counter
+	if err != nil {
+		panic(err)
+	}
+	clk := counter.NewManualClock(1_000_000, rate)
+
+	start := clk.Now()
+	clk.Advance(1500 * time.Microsecond)
+	span := clk.Now().Sub(start)
+	fmt.Println(span, span.Duration(clk.Rate()))
+	// Output: 36000 ticks 1.5ms
+}
+
+// Where discovery refuses the counter, the monotonic clock takes its place
+// behind the same interface.
+func ExampleMonotonicClock() {
+	var clk counter.Clock = counter.MonotonicClock{}
+	start := clk.Now()
+	time.Sleep(time.Millisecond)
+	took := clk.Now().Sub(start).Duration(clk.Rate())
+	fmt.Println(took >= time.Millisecond, clk.Rate())
+	// Output: true 1 GHz
+}
+
+var workSink int
+
+func work() {
+	for i := range 100 {
+		workSink += i
+	}
+}
