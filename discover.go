@@ -1,0 +1,258 @@
+package counter
+
+import (
+	"errors"
+	"strconv"
+	"time"
+)
+
+// The refusals of [Discover]. Each one's message says why there is no rate,
+// and its doc what to do instead.
+var (
+	// ErrNotInvariant is the refusal of a counter that CPUID does not promise
+	// to be invariant: one that may tick slower while the core saves power,
+	// stop while it sleeps, or not exist. Virtual machines whose hypervisor
+	// hides the invariant bit refuse too, even where the host's counter is
+	// invariant. Read [MonotonicClock] instead; or, where you know better
+	// (the host is invariant and the guest stays on it), make a [Counter]
+	// with [New] and the rate of [Measure].
+	ErrNotInvariant = errors.New("counter: CPUID does not promise an invariant time-stamp counter")
+
+	// ErrNoRate is the refusal where nothing gave a rate: CPUID reports none
+	// and this system has no raw clock to measure the counter against. Make
+	// a [Counter] with [New] and a rate known from elsewhere (a config, or a
+	// discovery on the same machine under Linux), or read [MonotonicClock].
+	ErrNoRate = errors.New("counter: CPUID reports no rate and there is no raw clock here to measure one against")
+
+	// ErrRateOutOfRange is wrapped by a [RateError]: the rate found is
+	// outside 1 MHz to 10 GHz, the rates of real counters, so the rate or
+	// the counter is broken. Read [MonotonicClock] instead.
+	ErrRateOutOfRange = errors.New("counter: rate out of range")
+
+	// ErrDisabled is the refusal where the operating system makes the
+	// counter's instruction fault in this process (Linux's
+	// prctl(PR_SET_TSC, PR_TSC_SIGSEGV), as some sandboxes do), so that the
+	// first read would kill it. Read [RawMonotonicClock] instead, a system
+	// call: the vDSO behind time.Now and [MonotonicClock] reads the counter
+	// too where the kernel's clock source is the TSC, and faults with it.
+	ErrDisabled = errors.New("counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)")
+
+	// ErrMeasure is wrapped by every failure to measure the rate: the
+	// thread kept moving between CPUs, or the clocks did not advance. The
+	// message says which. Try again on a quieter machine, or pin the thread
+	// first; or read [MonotonicClock] instead.
+	ErrMeasure = errors.New("counter: could not measure the rate")
+)
+
+// Lowest and highest rates Discover accepts.
+const (
+	minRate = 1_000_000      // 1 MHz
+	maxRate = 10_000_000_000 // 10 GHz
+)
+
+// A RateError is the refusal of a rate outside 1 MHz to 10 GHz. It wraps
+// [ErrRateOutOfRange].
+type RateError struct {
+	Hz     uint64 // the rate found, in hertz
+	Source Source // where it came from
+}
+
+func (e *RateError) Error() string {
+	return "counter: a rate of " + strconv.FormatUint(e.Hz, 10) + " Hz is outside 1 MHz to 10 GHz"
+}
+
+func (e *RateError) Unwrap() error { return ErrRateOutOfRange }
+
+// A Source says where a rate came from.
+type Source int
+
+// The sources of a rate.
+const (
+	SourceNone           Source = iota // no rate was found
+	SourceCrystal                      // CPUID leaf 0x15: the crystal's rate times the ratio
+	SourceNominalCrystal               // CPUID leaf 0x15's ratio and the model's documented crystal
+	SourceHypervisor                   // the hypervisor's CPUID leaf 0x40000010
+	SourceFrequencyReg                 // arm64's CNTFRQ_EL0, as the firmware wrote it
+	SourceMeasured                     // measured against the raw monotonic clock
+)
+
+var sourceNames = [...]string{
+	SourceNone:           "none",
+	SourceCrystal:        "cpuid-0x15",
+	SourceNominalCrystal: "cpuid-0x15-nominal-crystal",
+	SourceHypervisor:     "cpuid-0x40000010",
+	SourceFrequencyReg:   "cntfrq",
+	SourceMeasured:       "measured",
+}
+
+// String returns the source's name: "cpuid-0x15", "measured", and so on.
+func (s Source) String() string {
+	if s >= 0 && int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "source(" + strconv.Itoa(int(s)) + ")"
+}
+
+// A Discovery says how [DiscoverDetails] found the counter's rate, for logs
+// and reports.
+type Discovery struct {
+	Rate   TickRate      // the rate found; the zero TickRate when refused
+	Source Source        // where Rate came from
+	Took   time.Duration // how long discovery took, measurements included
+
+	// Reported is the rate CPUID or CNTFRQ_EL0 gave, 0 where they gave
+	// none. Where a short measurement disagreed with it by more than 1%,
+	// Source is SourceMeasured and Rate is the full measurement's.
+	Reported uint64
+	// Check is the short measurement that checked Reported, if there was one.
+	Check *Measurement
+	// Measured is the full measurement, where Rate came from one.
+	Measured *Measurement
+}
+
+// DisagreementPPM returns how far the checking measurement's rate lies from
+// the reported one, in parts per million (positive where the measurement is
+// faster); 0 where there was no check.
+func (d Discovery) DisagreementPPM() float64 {
+	if d.Check == nil || d.Reported == 0 {
+		return 0
+	}
+	return (float64(d.Check.Hz) - float64(d.Reported)) / float64(d.Reported) * 1e6
+}
+
+// crossCheckWindow is the length of the measurement that checks a reported
+// rate, and crossCheckTolerance how far, as a fraction, the two may differ
+// before the report is distrusted. Emulators have been seen to pass on the
+// host's CPUID while their counter runs hundreds of times slower.
+const (
+	crossCheckWindow    = time.Millisecond
+	crossCheckTolerance = 0.01
+	measureWindow       = 10 * time.Millisecond
+)
+
+// Discover finds the counter's rate and returns a [Counter] that converts at
+// it, or refuses with an error that says why there is none. It does its work
+// when called, never at start-up: call it once, at start-up, and keep the
+// Counter. It takes about 1 ms where the processor reports the rate and about
+// 11 ms where it must be measured.
+//
+// On amd64 it refuses a counter that CPUID does not promise invariant
+// ([ErrNotInvariant]), and one that the OS makes fault ([ErrDisabled]); it
+// takes the rate from CPUID leaf 0x15, else from the hypervisor's leaf
+// 0x40000010, else it measures it over about 10 ms against the raw
+// monotonic clock (Linux's CLOCK_MONOTONIC_RAW, macOS's CLOCK_UPTIME_RAW).
+// On arm64 it takes the rate from CNTFRQ_EL0. A rate the hardware reports is
+// checked by a 1 ms measurement where a raw clock exists, and measured in
+// full where the two differ by more than 1%. A rate outside 1 MHz to 10 GHz
+// is refused with a [*RateError]; where nothing gave a rate, the error is
+// [ErrNoRate]; on other platforms, and with the purego build tag, an error
+// that wraps [errors.ErrUnsupported].
+//
+// Where Discover refuses, read [MonotonicClock]: it is a [Clock] too, so the
+// code that stamps and converts does not change.
+func Discover() (Counter, error) {
+	c, _, err := DiscoverDetails()
+	return c, err
+}
+
+// DiscoverDetails is [Discover], and also says how the rate was found, or how
+// far discovery got before it refused.
+func DiscoverDetails() (Counter, Discovery, error) {
+	// Before anything reads a clock: where RDTSC faults, so may time.Now,
+	// whose vDSO reads the counter too.
+	if readsFault() {
+		return Counter{}, Discovery{}, ErrDisabled
+	}
+	start := time.Now()
+	d, err := discover()
+	d.Took = time.Since(start)
+	if err != nil {
+		d.Rate = TickRate{}
+		return Counter{}, d, err
+	}
+	return New(d.Rate), d, nil
+}
+
+// settle finishes a discovery from the rate the hardware reported (0 for
+// none) and its source: it checks a reported rate against a short
+// measurement, measures where nothing was reported, and refuses a rate out of
+// range. It runs after the platform has refused what it must.
+//
+// measure is nil where there is no raw clock to measure against.
+func settle(hz uint64, src Source, measure func(time.Duration) (Measurement, error)) (Discovery, error) {
+	d := Discovery{Reported: hz, Source: src}
+	if hz == 0 {
+		d.Source = SourceNone
+	}
+	if hz != 0 && measure != nil {
+		check, err := measure(crossCheckWindow)
+		if err != nil {
+			return d, err
+		}
+		d.Check = &check
+		if diff := float64(check.Hz) - float64(hz); diff > crossCheckTolerance*float64(hz) || -diff > crossCheckTolerance*float64(hz) {
+			hz = 0 // distrust the report: measure in full
+		}
+	}
+	if hz == 0 {
+		if measure == nil {
+			return d, ErrNoRate
+		}
+		m, err := measure(measureWindow)
+		if err != nil {
+			return d, err
+		}
+		d.Measured, d.Source, hz = &m, SourceMeasured, m.Hz
+	}
+	if hz < minRate || hz > maxRate {
+		return d, &RateError{Hz: hz, Source: d.Source}
+	}
+	d.Rate, _ = NewTickRate(hz)
+	return d, nil
+}
+
+// Measure measures the counter's rate over about 10 ms against the raw
+// monotonic clock, without the checks [Discover] makes first: for a caller
+// who vouches that the counter is invariant, and makes a [Counter] with [New]
+// and the result. It refuses a rate outside 1 MHz to 10 GHz with a
+// [*RateError], returns [ErrNoRate] where there is no raw clock, [ErrDisabled]
+// where the counter's instruction would fault, and an error wrapping
+// [ErrMeasure] where the measurement failed.
+//
+// The measurement brackets each reading of the raw clock between two
+// readings of the counter and keeps, at each end of the window, the
+// tightest of many brackets, with the goroutine locked to its thread; where
+// the CPU says which core a reading came from, a window whose ends ran on
+// different cores is measured again, a few times at most.
+func Measure() (TickRate, error) {
+	if readsFault() {
+		return TickRate{}, ErrDisabled
+	}
+	detectFeatures()
+	return measureRate(measurer())
+}
+
+// measureRate measures with measure, nil where there is no raw clock, and
+// refuses a rate out of range.
+func measureRate(measure func(time.Duration) (Measurement, error)) (TickRate, error) {
+	if measure == nil {
+		return TickRate{}, ErrNoRate
+	}
+	m, err := measure(measureWindow)
+	if err != nil {
+		return TickRate{}, err
+	}
+	if m.Hz < minRate || m.Hz > maxRate {
+		return TickRate{}, &RateError{Hz: m.Hz, Source: SourceMeasured}
+	}
+	return NewTickRate(m.Hz)
+}
+
+// measurer returns the measurement of this machine's counter, or nil where
+// there is no raw clock to measure it against.
+func measurer() func(time.Duration) (Measurement, error) {
+	if !haveRawClock {
+		return nil
+	}
+	return measureCounter
+}

@@ -1,0 +1,193 @@
+package counter
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+)
+
+// fakeMeasure returns a measurement function that measures hz (or fails
+// with err) and records the windows it was asked for.
+func fakeMeasure(hz uint64, err error, windows *[]time.Duration) func(time.Duration) (Measurement, error) {
+	return func(w time.Duration) (Measurement, error) {
+		*windows = append(*windows, w)
+		return Measurement{Hz: hz, Window: w, Ticks: Tickdelta(float64(hz) * w.Seconds())}, err
+	}
+}
+
+func TestSettle(t *testing.T) {
+	failed := errors.New("measurement failed")
+	tests := []struct {
+		name     string
+		reported uint64
+		src      Source
+		measured uint64
+		measErr  error
+		noClock  bool
+
+		wantHz      uint64
+		wantSrc     Source
+		wantWindows []time.Duration
+		wantErr     string
+	}{
+		{name: "reported, and the check agrees", reported: 2_419_200_000, src: SourceCrystal, measured: 2_419_180_000,
+			wantHz: 2_419_200_000, wantSrc: SourceCrystal, wantWindows: []time.Duration{crossCheckWindow}},
+		{name: "reported, just within 1%", reported: 1e9, src: SourceHypervisor, measured: 1_009_999_999,
+			wantHz: 1e9, wantSrc: SourceHypervisor, wantWindows: []time.Duration{crossCheckWindow}},
+		// An emulator that passes on the host's CPUID, its counter 875 times slower.
+		{name: "reported, and the check disagrees", reported: 3_000_000_000, src: SourceCrystal, measured: 3_428_571,
+			wantHz: 3_428_571, wantSrc: SourceMeasured, wantWindows: []time.Duration{crossCheckWindow, measureWindow}},
+		{name: "reported, no raw clock to check it", reported: 24_000_000, src: SourceFrequencyReg, noClock: true,
+			wantHz: 24_000_000, wantSrc: SourceFrequencyReg},
+		{name: "nothing reported: measured", measured: 2_445_434_000,
+			wantHz: 2_445_434_000, wantSrc: SourceMeasured, wantWindows: []time.Duration{measureWindow}},
+		{name: "nothing reported, no raw clock", noClock: true,
+			wantErr: "counter: CPUID reports no rate and there is no raw clock here to measure one against"},
+		{name: "the check fails", reported: 1e9, src: SourceCrystal, measErr: failed,
+			wantErr: "measurement failed", wantWindows: []time.Duration{crossCheckWindow}},
+		{name: "the measurement fails", measErr: failed,
+			wantErr: "measurement failed", wantWindows: []time.Duration{measureWindow}},
+		{name: "reported rate too slow", reported: 42, src: SourceFrequencyReg, noClock: true,
+			wantErr: "counter: a rate of 42 Hz is outside 1 MHz to 10 GHz"},
+		{name: "measured rate too fast", measured: 10_000_000_001,
+			wantErr: "counter: a rate of 10000000001 Hz is outside 1 MHz to 10 GHz", wantWindows: []time.Duration{measureWindow}},
+		{name: "lowest rate", reported: 1_000_000, src: SourceCrystal, noClock: true, wantHz: 1_000_000, wantSrc: SourceCrystal},
+		{name: "highest rate", reported: 10_000_000_000, src: SourceCrystal, noClock: true, wantHz: 10_000_000_000, wantSrc: SourceCrystal},
+		{name: "just below the lowest", reported: 999_999, src: SourceCrystal, noClock: true,
+			wantErr: "counter: a rate of 999999 Hz is outside 1 MHz to 10 GHz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var windows []time.Duration
+			measure := fakeMeasure(tt.measured, tt.measErr, &windows)
+			if tt.noClock {
+				measure = nil
+			}
+			d, err := settle(tt.reported, tt.src, measure)
+			if !equalDurations(windows, tt.wantWindows) {
+				t.Errorf("measured over %v; want %v", windows, tt.wantWindows)
+			}
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("settle error %v; want %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Rate.Hertz() != tt.wantHz || d.Source != tt.wantSrc || d.Reported != tt.reported {
+				t.Fatalf("settle = %v from %v (reported %d); want %d Hz from %v", d.Rate, d.Source, d.Reported, tt.wantHz, tt.wantSrc)
+			}
+			if (d.Measured != nil) != (tt.wantSrc == SourceMeasured) {
+				t.Errorf("Measured = %v with source %v", d.Measured, d.Source)
+			}
+		})
+	}
+}
+
+func equalDurations(a, b []time.Duration) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDisagreementPPM(t *testing.T) {
+	var windows []time.Duration
+	d, err := settle(3_000_000_000, SourceCrystal, fakeMeasure(3_428_571, nil, &windows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.DisagreementPPM(); math.Abs(got-(-998857.143)) > 0.01 {
+		t.Errorf("DisagreementPPM = %v; want about -998857.143", got)
+	}
+	if got := (Discovery{}).DisagreementPPM(); got != 0 {
+		t.Errorf("DisagreementPPM without a check = %v; want 0", got)
+	}
+}
+
+func TestRateError(t *testing.T) {
+	_, err := settle(42, SourceCrystal, nil)
+	if !errors.Is(err, ErrRateOutOfRange) {
+		t.Fatalf("error %v does not wrap ErrRateOutOfRange", err)
+	}
+	var re *RateError
+	if !errors.As(err, &re) || re.Hz != 42 || re.Source != SourceCrystal {
+		t.Fatalf("errors.As gave %+v; want the rate, 42 Hz, from cpuid-0x15", re)
+	}
+}
+
+func TestMeasureRate(t *testing.T) {
+	var windows []time.Duration
+	if _, err := measureRate(nil); err != ErrNoRate {
+		t.Errorf("measureRate without a raw clock: %v; want ErrNoRate", err)
+	}
+	if r, err := measureRate(fakeMeasure(24_000_000, nil, &windows)); err != nil || r.Hertz() != 24_000_000 {
+		t.Errorf("measureRate = %v, %v; want 24 MHz", r, err)
+	}
+	if _, err := measureRate(fakeMeasure(42, nil, &windows)); err == nil || err.Error() != "counter: a rate of 42 Hz is outside 1 MHz to 10 GHz" {
+		t.Errorf("measureRate of 42 Hz: %v; want the range refusal", err)
+	}
+	failed := errors.New("measurement failed")
+	if _, err := measureRate(fakeMeasure(0, failed, &windows)); err != failed {
+		t.Errorf("measureRate error %v; want %v", err, failed)
+	}
+}
+
+func TestRefusalMessages(t *testing.T) {
+	for err, want := range map[error]string{
+		ErrNotInvariant:    "counter: CPUID does not promise an invariant time-stamp counter",
+		ErrNoRate:          "counter: CPUID reports no rate and there is no raw clock here to measure one against",
+		ErrDisabled:        "counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)",
+		ErrMeasure:         "counter: could not measure the rate",
+		&RateError{Hz: 42}: "counter: a rate of 42 Hz is outside 1 MHz to 10 GHz",
+	} {
+		if err.Error() != want {
+			t.Errorf("message %q; want %q", err.Error(), want)
+		}
+	}
+}
+
+// TestDiscoverHere discovers this machine's counter, which must either work
+// or refuse with one of the documented errors; on the amd64 and arm64 Linux
+// machines CI runs on, it must work.
+func TestDiscoverHere(t *testing.T) {
+	c, d, err := DiscoverDetails()
+	t.Logf("Discover: %v from %v in %v, reported %d Hz; error %v", d.Rate, d.Source, d.Took, d.Reported, err)
+	if d.Measured != nil {
+		t.Logf("measured %d Hz over %v, %d of %d brackets kept, spread %.3f ppm, %d retries",
+			d.Measured.Hz, d.Measured.Window, d.Measured.Kept, d.Measured.Brackets, d.Measured.SpreadPPM, d.Measured.Retries)
+	}
+	if err != nil {
+		if backend != "nanotime" {
+			t.Fatalf("Discover refused on %s: %v", backend, err)
+		}
+		if !errors.Is(err, errors.ErrUnsupported) {
+			t.Fatalf("Discover on the runtime's clock: %v; want an error wrapping errors.ErrUnsupported", err)
+		}
+		if c != (Counter{}) || d.Rate != (TickRate{}) {
+			t.Fatalf("a refusal returned %+v and %v; want the zero Counter and rate", c, d.Rate)
+		}
+		return
+	}
+	if c.Rate() != d.Rate || d.Rate.Hertz() < minRate || d.Rate.Hertz() > maxRate {
+		t.Fatalf("Discover = %v, details say %v; want one rate, within 1 MHz to 10 GHz", c.Rate(), d.Rate)
+	}
+	if d.Took <= 0 || d.Took > 5*time.Second {
+		t.Errorf("discovery took %v", d.Took)
+	}
+	// Two reads back to back, a millisecond apart at the most even on a
+	// loaded machine: the rate is not wildly off.
+	start := c.Now()
+	time.Sleep(20 * time.Millisecond)
+	if took := c.Now().Sub(start).Duration(c.Rate()); took < 19*time.Millisecond || took > 5*time.Second {
+		t.Errorf("a 20ms sleep measured %v", took)
+	}
+}

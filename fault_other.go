@@ -1,0 +1,7 @@
+//go:build !linux || !amd64 || purego
+
+package counter
+
+// readsFault reports whether the counter's instruction faults in this
+// process; only Linux on amd64 can be asked to make it so.
+func readsFault() bool { return false }
