@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// quick are the flags that keep a test's run short.
+var quick = []string{"-window", "20ms", "-crosscore", "20ms"}
+
+// runCmd runs the command in-process with discover and returns its exit
+// status and what it printed.
+func runCmd(t *testing.T, discover discoverFunc, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = runWith(discover, args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+// runJSON runs the command with -json and the quick flags and decodes its
+// output.
+func runJSON(t *testing.T, discover discoverFunc) (int, map[string]any) {
+	t.Helper()
+	status, out, errOut := runCmd(t, discover, append([]string{"-json"}, quick...)...)
+	if errOut != "" {
+		t.Errorf("stderr: %q; want nothing", errOut)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("output is not a JSON object: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Errorf("output holds more than one JSON value:\n%s", out)
+	}
+	return status, m
+}
+
+// The JSON kinds a field may have.
+const (
+	isString = "string"
+	isNumber = "number"
+	isBool   = "bool"
+	isObject = "object"
+	isArray  = "array"
+)
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return isString
+	case float64:
+		return isNumber
+	case bool:
+		return isBool
+	case map[string]any:
+		return isObject
+	case []any:
+		return isArray
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// The documented fields and their kinds, the same whether the counter is
+// usable or refused.
+var (
+	topFields = map[string]string{
+		"goos": isString, "goarch": isString, "cpus": isNumber,
+		"cpu_brand": isString, "cpu_vendor": isString, "hypervisor": isString,
+		"invariant_tsc": isString, "rdtscp": isBool, "cpu_flags": isObject,
+		"clocksource": isString, "kernel_hz": isNumber,
+		"usable": isBool, "rate_hz": isNumber, "rate": isString, "source": isString,
+		"reported_hz": isNumber, "refusal": isString, "instead": isString,
+		"discover_ms": isNumber, "uncertainty_ppm": isNumber, "uncertainty_from": isString,
+		"kernel_ppm": isNumber,
+		"window_ms":  isNumber, "drift_ppm": isNumber, "drift_bound_ppm": isNumber,
+		"drift_against": isString, "drift_note": isString,
+		"read_ns": isObject, "read_note": isString, "step_ticks": isNumber, "step_ns": isNumber,
+		"cross_core": isObject, "warnings": isArray,
+	}
+	crossCoreFields = map[string]string{
+		"checked": isBool, "reason": isString, "cpus": isArray, "pairs": isNumber,
+		"handoffs": isNumber, "worst_back_ticks": isNumber, "worst_back_ns": isNumber,
+		"worst_from": isNumber, "worst_to": isNumber, "backward_pairs": isNumber,
+		"min_handoff_ticks": isNumber, "min_handoff_ns": isNumber,
+	}
+	readKeys = []string{"now", "begin", "end", "now_cpu", "time_now", "monotonic", "raw_monotonic"}
+)
+
+// checkShape checks that m has exactly the fields of want, each of its kind.
+func checkShape(t *testing.T, where string, m map[string]any, want map[string]string) {
+	t.Helper()
+	for name, kind := range want {
+		v, ok := m[name]
+		if !ok {
+			t.Errorf("%s: no field %q", where, name)
+			continue
+		}
+		if got := kindOf(v); got != kind {
+			t.Errorf("%s: %q is a %s (%v); want a %s", where, name, got, v, kind)
+		}
+	}
+	for name := range m {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: undocumented field %q", where, name)
+		}
+	}
+}
+
+// checkReport checks the properties every report has, and returns its
+// cross_core object.
+func checkReport(t *testing.T, status int, m map[string]any) map[string]any {
+	t.Helper()
+	checkShape(t, "report", m, topFields)
+	cc, _ := m["cross_core"].(map[string]any)
+	checkShape(t, "cross_core", cc, crossCoreFields)
+	if t.Failed() {
+		t.FailNow()
+	}
+	usable := m["usable"].(bool)
+	refusal := m["refusal"].(string)
+	rate := m["rate_hz"].(float64)
+	if usable != (refusal == "") {
+		t.Errorf("usable %v with refusal %q; want usable exactly when the refusal is empty", usable, refusal)
+	}
+	if usable {
+		if status != exitUsable {
+			t.Errorf("exit status %d; want %d for a usable counter", status, exitUsable)
+		}
+		if rate < 1e6 || rate > 1e10 {
+			t.Errorf("rate_hz %v; want 1e6 to 1e10", rate)
+		}
+		if m["rate"] == "" || m["instead"] != "" {
+			t.Errorf("rate %q, instead %q; want a rate and no advice", m["rate"], m["instead"])
+		}
+	} else {
+		if status != exitRefused {
+			t.Errorf("exit status %d; want %d for a refused counter", status, exitRefused)
+		}
+		if rate != 0 || m["rate"] != "" {
+			t.Errorf("rate_hz %v, rate %q; want 0 and \"\" when refused", rate, m["rate"])
+		}
+		if m["instead"] == "" {
+			t.Error("instead is empty; want what to read instead of a refused counter")
+		}
+		if cc["checked"] == true {
+			t.Error("cross_core checked a refused counter")
+		}
+	}
+	if m["discover_ms"].(float64) < 0 {
+		t.Errorf("discover_ms %v; want ≥ 0", m["discover_ms"])
+	}
+	if m["window_ms"].(float64) != 20 {
+		t.Errorf("window_ms %v; want 20, as -window 20ms asked", m["window_ms"])
+	}
+	switch s := m["invariant_tsc"]; s {
+	case "yes", "no", "unknown":
+	default:
+		t.Errorf("invariant_tsc %q; want yes, no or unknown", s)
+	}
+	if cc["checked"] == true {
+		if cc["reason"] != "" {
+			t.Errorf("cross_core checked, with reason %q; want none", cc["reason"])
+		}
+		if n := len(cc["cpus"].([]any)); cc["pairs"].(float64) != float64(n*(n-1)) {
+			t.Errorf("cross_core: %v ordered pairs of %d CPUs; want %d", cc["pairs"], n, n*(n-1))
+		}
+		if cc["worst_back_ticks"].(float64) < 0 || cc["handoffs"].(float64) < cc["pairs"].(float64) {
+			t.Errorf("cross_core: worst_back_ticks %v, handoffs %v for %v pairs", cc["worst_back_ticks"], cc["handoffs"], cc["pairs"])
+		}
+	} else if cc["reason"] == "" {
+		t.Error("cross_core not checked, with no reason")
+	}
+	return cc
+}
+
+// checkReads checks that every read was measured and costs something.
+func checkReads(t *testing.T, m map[string]any) {
+	t.Helper()
+	reads := m["read_ns"].(map[string]any)
+	for _, k := range readKeys {
+		v, ok := reads[k].(float64)
+		if !ok || v <= 0 {
+			t.Errorf("read_ns[%q] = %v; want a number > 0", k, reads[k])
+		}
+	}
+	if len(reads) != len(readKeys) {
+		t.Errorf("read_ns has %d reads (%v); want %d", len(reads), reads, len(readKeys))
+	}
+	if m["read_note"] != "" {
+		t.Errorf("read_note %q; want none where reads were measured", m["read_note"])
+	}
+	if m["step_ticks"].(float64) <= 0 {
+		t.Errorf("step_ticks %v; want > 0", m["step_ticks"])
+	}
+}
+
+// TestJSON runs the real discovery and checks the report's shape and
+// properties. Where COUNTER_EXPECT_BACKEND names a hardware counter, as CI
+// sets it, the counter must be usable; elsewhere (purego, other
+// architectures) a refusal is a correct answer too.
+func TestJSON(t *testing.T) {
+	status, m := runJSON(t, counter.DiscoverDetails)
+	checkReport(t, status, m)
+	checkReads(t, m)
+	switch os.Getenv("COUNTER_EXPECT_BACKEND") {
+	case "rdtsc", "cntvct":
+		if m["usable"] != true {
+			t.Fatalf("refused: %v; want a usable counter on this backend", m["refusal"])
+		}
+	}
+	if m["usable"] == true {
+		if m["drift_note"] != "" {
+			t.Errorf("drift_note %q; want the drift measured", m["drift_note"])
+		}
+		drift, bound := m["drift_ppm"].(float64), m["drift_bound_ppm"].(float64)
+		if bound <= 0 || math.Abs(drift) > bound+1000 {
+			t.Errorf("drift %v ppm, bound %v ppm; want a bound > 0 and the drift within 1000 ppm of it", drift, bound)
+		}
+		if m["source"] == "none" || m["source"] == "" {
+			t.Errorf("source %q; want where the rate came from", m["source"])
+		}
+	}
+	t.Logf("rate %v Hz from %v; drift %v ppm; reads %v; step %v ticks; cross-core %v",
+		m["rate_hz"], m["source"], m["drift_ppm"], m["read_ns"], m["step_ticks"], m["cross_core"])
+}
+
+// fixedRate is a discovery that finds 2.3 GHz, whatever the machine.
+func fixedRate() (counter.Counter, counter.Discovery, error) {
+	rate, err := counter.NewTickRate(2_300_000_000)
+	if err != nil {
+		panic(err)
+	}
+	return counter.New(rate), counter.Discovery{Rate: rate, Source: counter.SourceCrystal, Reported: rate.Hertz(), Took: time.Millisecond}, nil
+}
+
+// refusing returns a discovery that refuses with err.
+func refusing(err error) discoverFunc {
+	return func() (counter.Counter, counter.Discovery, error) {
+		return counter.Counter{}, counter.Discovery{Took: time.Millisecond}, err
+	}
+}
+
+func TestInjectedRate(t *testing.T) {
+	status, m := runJSON(t, fixedRate)
+	checkReport(t, status, m)
+	checkReads(t, m)
+	if status != exitUsable || m["rate_hz"] != 2.3e9 || m["rate"] != "2.3 GHz" || m["source"] != "cpuid-0x15" {
+		t.Errorf("status %d, rate_hz %v, rate %q, source %q; want 0, 2.3e9, 2.3 GHz, cpuid-0x15",
+			status, m["rate_hz"], m["rate"], m["source"])
+	}
+	if m["uncertainty_from"] == "" {
+		t.Error("uncertainty_from is empty; want why there is no uncertainty")
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"not-invariant", counter.ErrNotInvariant},
+		{"no-rate", counter.ErrNoRate},
+		{"out-of-range", &counter.RateError{Hz: 42, Source: counter.SourceMeasured}},
+		{"measure", fmt.Errorf("%w: the thread moved between CPUs", counter.ErrMeasure)},
+		{"unsupported", fmt.Errorf("counter: no counter here: %w", errors.ErrUnsupported)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, m := runJSON(t, refusing(tc.err))
+			checkReport(t, status, m)
+			checkReads(t, m)
+			if status != exitRefused || m["refusal"] != tc.err.Error() {
+				t.Errorf("status %d, refusal %q; want %d, %q", status, m["refusal"], exitRefused, tc.err.Error())
+			}
+			if m["drift_note"] == "" {
+				t.Error("drift_note is empty; want why a refused counter has no drift")
+			}
+		})
+	}
+}
+
+// TestDisabled checks that where the counter's instruction faults, nothing
+// reads it: read_ns is empty and says why.
+func TestDisabled(t *testing.T) {
+	status, m := runJSON(t, refusing(counter.ErrDisabled))
+	cc := checkReport(t, status, m)
+	if status != exitRefused || m["refusal"] != counter.ErrDisabled.Error() {
+		t.Errorf("status %d, refusal %q; want %d, %q", status, m["refusal"], exitRefused, counter.ErrDisabled.Error())
+	}
+	if reads := m["read_ns"].(map[string]any); len(reads) != 0 {
+		t.Errorf("read_ns %v; want no reads of a faulting counter", reads)
+	}
+	if m["read_note"] == "" || m["drift_note"] == "" || cc["reason"] == "" {
+		t.Errorf("read_note %q, drift_note %q, cross_core reason %q; want each to say why it was skipped",
+			m["read_note"], m["drift_note"], cc["reason"])
+	}
+	if !strings.Contains(m["instead"].(string), "RawMonotonicClock") {
+		t.Errorf("instead %q; want it to name RawMonotonicClock", m["instead"])
+	}
+}
+
+func TestHumanOutput(t *testing.T) {
+	status, out, errOut := runCmd(t, fixedRate, quick...)
+	if status != exitUsable || errOut != "" {
+		t.Fatalf("status %d, stderr %q; want 0 and nothing", status, errOut)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^rate +2\.3 GHz \(2300000000 Hz\)$`),
+		regexp.MustCompile(`(?m)^source +cpuid-0x15$`),
+		regexp.MustCompile(`(?m)^platform +\w+/\w+, \d+ CPUs$`),
+		regexp.MustCompile(`(?m)^read Now +[0-9.]+ ns$`),
+		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns$`),
+		regexp.MustCompile(`(?m)^drift +[-+][0-9.]+ ppm against `),
+		regexp.MustCompile(`(?m)^step +\d+ ticks`),
+		regexp.MustCompile(`(?m)^cross-core +\S`),
+		regexp.MustCompile(`(?m)^verdict +usable`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("output has no line matching %v:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, " \n") {
+		t.Errorf("output has trailing spaces:\n%q", out)
+	}
+
+	status, out, _ = runCmd(t, refusing(counter.ErrNotInvariant), quick...)
+	if status != exitRefused {
+		t.Errorf("refused: status %d; want %d", status, exitRefused)
+	}
+	for _, want := range []string{"rate", "refused", counter.ErrNotInvariant.Error(), "MonotonicClock"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("refused output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-nosuchflag"},
+		{"-window", "0"},
+		{"-window=-1s"},
+		{"-window", "soon"},
+		{"-crosscore=-1ms"},
+		{"-json=maybe"},
+		{"extra"},
+		{"-json", "extra"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			status, out, errOut := runCmd(t, refusing(errors.New("discovery must not run")), args...)
+			if status != exitUsage {
+				t.Errorf("exit status %d; want %d", status, exitUsage)
+			}
+			if errOut == "" {
+				t.Error("stderr is empty; want what was wrong")
+			}
+			if out != "" {
+				t.Errorf("stdout %q; want nothing", out)
+			}
+		})
+	}
+}
+
+// TestHelp checks that -h and -help explain every flag on stdout and exit 0.
+func TestHelp(t *testing.T) {
+	var names []string
+	newFlagSet(new(options)).VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		t.Run(arg, func(t *testing.T) {
+			status, out, errOut := runCmd(t, refusing(errors.New("discovery must not run")), arg)
+			if status != 0 || errOut != "" {
+				t.Errorf("status %d, stderr %q; want 0 and nothing", status, errOut)
+			}
+			for _, name := range names {
+				if !strings.Contains(out, "  -"+name) {
+					t.Errorf("help does not explain -%s:\n%s", name, out)
+				}
+			}
+			if !strings.Contains(out, "Exit status") {
+				t.Errorf("help does not give the exit statuses:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestParseCPUFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name, cpuinfo string
+		want          map[string]bool
+		invariant     string
+	}{
+		{"invariant", "processor\t: 0\nflags\t\t: fpu tsc rdtscp constant_tsc nonstop_tsc\nprocessor\t: 1\nflags\t\t: fpu\n",
+			map[string]bool{"constant_tsc": true, "nonstop_tsc": true, "rdtscp": true}, "yes"},
+		{"constant only", "flags : tsc constant_tsc\n",
+			map[string]bool{"constant_tsc": true, "nonstop_tsc": false, "rdtscp": false}, "no"},
+		{"no tsc flags", "flags\t: fpu vme\n",
+			map[string]bool{"constant_tsc": false, "nonstop_tsc": false, "rdtscp": false}, "no"},
+		{"not a prefix", "flags\t: constant_tsc_x nonstop_tsc\n",
+			map[string]bool{"constant_tsc": false, "nonstop_tsc": true, "rdtscp": false}, "no"},
+		{"arm64", "processor\t: 0\nFeatures\t: fp asimd evtstrm\n", nil, ""},
+		{"empty", "", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := parseCPUFlags(tc.cpuinfo)
+			if ok != (tc.want != nil) {
+				t.Fatalf("found flags %v; want %v", ok, tc.want != nil)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %v; want %v", got, tc.want)
+			}
+			if ok {
+				if inv := invariantFromFlags(got); inv != tc.invariant {
+					t.Errorf("invariant: got %v; want %v", inv, tc.invariant)
+				}
+			}
+		})
+	}
+}
+
+func TestParseKernelRate(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		want      uint64
+	}{
+		{"detected", "<6>[    0.000070] tsc: Detected 2445.434 MHz processor\n", 2_445_434_000},
+		{"refined wins", "tsc: Detected 2300.000 MHz processor\ntsc: Refined TSC clocksource calibration: 2299.968 MHz\n", 2_299_968_000},
+		{"refined before a later detected", "tsc: Refined TSC clocksource calibration: 2299.968 MHz\ntsc: Detected 2300.000 MHz processor\n", 2_299_968_000},
+		{"last detected", "tsc: Detected 1000.000 MHz processor\ntsc: Detected 3000.5 MHz processor\n", 3_000_500_000},
+		{"whole MHz", "tsc: Detected 2400 MHz TSC\n", 2_400_000_000},
+		{"none", "clocksource: Switched to clocksource tsc\n", 0},
+		{"empty", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := parseKernelRate(tc.log); got != tc.want {
+				t.Errorf("got %v; want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/klauspost/cpuid/v2"
+	"github.com/tickstamp/counter"
+)
+
+// cpuinfoFlags are the flags of /proc/cpuinfo that say whether the TSC is
+// sound: constant_tsc (it ticks at one rate whatever the core's clock),
+// nonstop_tsc (it ticks on while the core sleeps) and rdtscp.
+var cpuinfoFlags = []string{"constant_tsc", "nonstop_tsc", "rdtscp"}
+
+// platformFacts fills r's platform fields: the CPU as cpuid/v2 sees it, and
+// what the operating system says (platformOS, per system).
+func platformFacts(r *report) {
+	r.CPUs = runtime.NumCPU()
+	r.CPUBrand = strings.TrimSpace(cpuid.CPU.BrandName)
+	if cpuid.CPU.VendorID != cpuid.VendorUnknown {
+		r.CPUVendor = cpuid.CPU.VendorID.String()
+	} else {
+		r.CPUVendor = strings.TrimSpace(cpuid.CPU.VendorString)
+	}
+	if cpuid.CPU.HypervisorVendorID != cpuid.VendorUnknown {
+		r.Hypervisor = cpuid.CPU.HypervisorVendorID.String()
+	} else if cpuid.CPU.Supports(cpuid.HYPERVISOR) {
+		r.Hypervisor = strings.TrimSpace(cpuid.CPU.HypervisorVendorString)
+		if r.Hypervisor == "" {
+			r.Hypervisor = "unnamed"
+		}
+	}
+	r.RDTSCP = cpuid.CPU.Has(cpuid.RDTSCP)
+	r.InvariantTSC = "unknown"
+	platformOS(r)
+}
+
+// parseCPUFlags returns which of cpuinfoFlags the first "flags" line of a
+// /proc/cpuinfo lists, and false where there is no such line (as on arm64,
+// whose cpuinfo has "Features").
+func parseCPUFlags(cpuinfo string) (map[string]bool, bool) {
+	for line := range strings.Lines(cpuinfo) {
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(name) != "flags" {
+			continue
+		}
+		have := map[string]bool{}
+		for _, f := range cpuinfoFlags {
+			have[f] = false
+		}
+		for f := range strings.FieldsSeq(value) {
+			if _, ok := have[f]; ok {
+				have[f] = true
+			}
+		}
+		return have, true
+	}
+	return nil, false
+}
+
+// invariantFromFlags says "yes" where the flags have both constant_tsc and
+// nonstop_tsc, the two halves of an invariant TSC, and "no" otherwise.
+func invariantFromFlags(flags map[string]bool) string {
+	if flags["constant_tsc"] && flags["nonstop_tsc"] {
+		return "yes"
+	}
+	return "no"
+}
+
+// kernelRateRE matches the kernel's report of the TSC's rate: the boot-time
+// "tsc: Detected 2445.434 MHz processor" and the later, better "tsc: Refined
+// TSC clocksource calibration: 2445.434 MHz".
+var kernelRateRE = regexp.MustCompile(`tsc: (Detected|Refined TSC clocksource calibration:) ([0-9]+(?:\.[0-9]+)?) MHz`)
+
+// parseKernelRate returns the TSC's rate in hertz from a kernel log: the
+// last refined calibration, else the last detected rate, else 0.
+func parseKernelRate(log string) uint64 {
+	var detected, refined string
+	for _, m := range kernelRateRE.FindAllStringSubmatch(log, -1) {
+		if m[1] == "Detected" {
+			detected = m[2]
+		} else {
+			refined = m[2]
+		}
+	}
+	s := refined
+	if s == "" {
+		s = detected
+	}
+	if s == "" {
+		return 0
+	}
+	rate, err := counter.ParseTickRate(s + " MHz")
+	if err != nil {
+		return 0
+	}
+	return rate.Hertz()
+}
+
+// rawClockName names the clock that counter.RawMonotonicClock reads here.
+func rawClockName() string {
+	if _, err := counter.NewRawMonotonicClock(); err != nil {
+		return "the runtime's monotonic clock"
+	}
+	switch runtime.GOOS {
+	case "linux":
+		return "CLOCK_MONOTONIC_RAW"
+	case "darwin":
+		return "CLOCK_UPTIME_RAW"
+	}
+	return "the raw monotonic clock"
+}
+
+// expectedClocksource is the Linux clocksource that reads the counter this
+// package reads, "" where there is none to expect.
+func expectedClocksource() string {
+	switch runtime.GOARCH {
+	case "amd64", "386":
+		return "tsc"
+	case "arm64":
+		return "arch_sys_counter"
+	}
+	return ""
+}

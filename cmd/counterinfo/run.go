@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// Exit statuses.
+const (
+	exitUsable  = 0 // discovery found a rate
+	exitRefused = 1 // discovery refused the counter
+	exitUsage   = 2 // the command line was wrong
+)
+
+// A discoverFunc finds the counter's rate: counter.DiscoverDetails, or a
+// stand-in in tests.
+type discoverFunc func() (counter.Counter, counter.Discovery, error)
+
+// options are the command line's settings.
+type options struct {
+	json      bool
+	window    time.Duration // drift window
+	crossCore time.Duration // budget of the cross-core check; 0 skips it
+	discover  discoverFunc
+}
+
+// run is the command: it parses args, inspects the machine, prints the
+// report to stdout and problems with the command line to stderr, and returns
+// the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	return runWith(counter.DiscoverDetails, args, stdout, stderr)
+}
+
+// runWith is run with discover in place of counter.DiscoverDetails.
+func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int {
+	opts, status, ok := parseArgs(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	opts.discover = discover
+	r := inspect(opts)
+	if opts.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			fmt.Fprintln(stderr, "counterinfo:", err)
+		}
+	} else {
+		writeTable(stdout, r)
+	}
+	if !r.Usable {
+		return exitRefused
+	}
+	return exitUsable
+}
+
+// parseArgs parses the command line. Where it returns ok false, the command
+// stops with status: 0 after -h, 2 after a usage error.
+func parseArgs(args []string, stdout, stderr io.Writer) (opts options, status int, ok bool) {
+	fs := newFlagSet(&opts)
+	fs.SetOutput(stderr)
+	// The flag package prints the usage on -h and after an error alike;
+	// gather it, to print it on stdout for -h and on stderr otherwise.
+	var usage bytes.Buffer
+	fs.Usage = func() {
+		out := fs.Output()
+		defer fs.SetOutput(out)
+		fs.SetOutput(&usage)
+		fmt.Fprint(&usage, usageText)
+		fs.PrintDefaults()
+	}
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		stdout.Write(usage.Bytes())
+		return opts, exitUsable, false
+	case err != nil:
+		// The flag package has printed the error on stderr already.
+		stderr.Write(usage.Bytes())
+		return opts, exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "counterinfo: unexpected argument %q: the command takes only flags\n", fs.Arg(0))
+		fs.Usage()
+		stderr.Write(usage.Bytes())
+		return opts, exitUsage, false
+	}
+	if opts.window <= 0 {
+		fmt.Fprintf(stderr, "counterinfo: -window %v: the window must be longer than zero\n", opts.window)
+		return opts, exitUsage, false
+	}
+	if opts.crossCore < 0 {
+		fmt.Fprintf(stderr, "counterinfo: -crosscore %v: the time must not be negative (0 skips the check)\n", opts.crossCore)
+		return opts, exitUsage, false
+	}
+	return opts, 0, true
+}
+
+// newFlagSet returns the command's flags, set to fill opts.
+func newFlagSet(opts *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("counterinfo", flag.ContinueOnError)
+	fs.BoolVar(&opts.json, "json", false, "print one JSON object instead of the table")
+	fs.DurationVar(&opts.window, "window", 300*time.Millisecond,
+		"how long to compare the counter with the raw monotonic clock, to report its drift in ppm")
+	fs.DurationVar(&opts.crossCore, "crosscore", 200*time.Millisecond,
+		"time to spend handing readings between CPUs (Linux), shared by every CPU pair; 0 skips the check")
+	return fs
+}
+
+// usageText opens the usage, before the flags' defaults.
+const usageText = `Usage: counterinfo [-json] [-window d] [-crosscore d]
+
+counterinfo tells whether this machine's free-running counter (the TSC on
+amd64, CNTVCT_EL0 on arm64) can be trusted for timing: the rate discovery
+finds and where it came from, or why it refused; the platform facts behind
+that; the counter's drift against the raw monotonic clock; the cost of each
+read next to time.Now; the smallest step between reads; and, on Linux,
+whether readings handed between CPUs ever go backwards.
+
+Exit status: 0 when the counter is usable, 1 when discovery refused it,
+2 on a usage error. -h prints this on standard output and exits 0.
+
+Flags:
+`
