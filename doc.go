@@ -2,9 +2,17 @@
 // time-stamp counter on amd64 and the generic timer's virtual count on
 // arm64, and turns spans of its ticks into time.
 //
-// A service discovers the counter once at start-up, stamps its hot paths with
-// raw readings that cost one instruction, and converts the spans between
-// them to [time.Duration] later, off the hot path.
+// A service calls [Discover] once at start-up, stamps its hot paths with raw
+// readings that cost one instruction, and converts the spans between them to
+// [time.Duration] later, off the hot path:
+//
+//	c, err := counter.Discover() // once, at start-up: about 1 to 10 ms
+//	...
+//	start := c.Now()             // the hot path: one instruction
+//	handle(msg)
+//	span := c.Now().Sub(start)   // store the span, a Tickdelta
+//	...
+//	log.Print(span.Duration(c.Rate())) // later, on another goroutine
 //
 // # Readings, spans and rates
 //
@@ -21,19 +29,128 @@
 // worked out once, with no division: the result is the exact quotient when
 // that is a whole number, and otherwise the whole number just below or just
 // above it, never further off. A result past the int64 range saturates to
-// its nearest end, as [time.Duration] arithmetic does in the standard
-// library's Add and Sub methods. These promises hold for every count and every rate
-// from 1 Hz to 2⁶⁴−1 Hz, and a property test checks them against math/big.
+// its nearest end. These promises hold for every count and every rate from
+// 1 Hz to 2⁶⁴−1 Hz, and a property test checks them against math/big. The
+// zero TickRate is no rate: it converts everything to zero.
 //
-// The zero TickRate is no rate: it converts everything to zero.
-//
-// # Spelling
-//
-// Readings and spans print as "1000 ticks" and rates as the largest unit
-// that leaves a whole part, exactly: "24 MHz", "62.5 MHz", "2.299999917 GHz".
+// Readings and spans print as "1000 ticks" and rates exactly, in the largest
+// unit that leaves a whole part: "24 MHz", "62.5 MHz", "2.299999917 GHz".
 // [ParseTickstamp], [ParseTickdelta] and [ParseTickRate] read those forms
 // back to the same value, and all three types implement
 // [encoding.TextMarshaler] and [encoding.TextUnmarshaler], so they sit in
 // JSON, YAML and TOML configs and cross process boundaries as text. A
 // [*TickRate] is also a [flag.Value].
+//
+// # Reading the counter
+//
+// A [Counter] holds only its rate and reads the counter with one of three
+// kinds of read. All three read the same counter, so their readings may be
+// mixed and subtracted, across goroutines, threads and processes on one
+// machine: the cores of a socket count from one reset, and Linux checks at
+// boot that they agree.
+//
+// [Counter.Now] is the plain read: one instruction behind one call. It is
+// not ordered against the code around it: an out-of-order processor may take
+// the reading a few cycles before earlier work has finished or after later
+// work has started, which moves each edge of a span by up to about ten
+// nanoseconds. That is nothing to a span of hundreds of nanoseconds or more,
+// and nothing at all to a stamp, so Now is the read for stamps and for
+// production hot paths.
+//
+// [Counter.Begin] and [Counter.End] are the ordered marks, for timing code of
+// tens of nanoseconds, where those few cycles are as long as the code. Begin
+// waits for every earlier instruction to finish before it reads and holds
+// every later one back until it has read; End does the same at the other
+// edge. Because both edges are held, one End may close one span and open the
+// next. The fences cost 10 to 20 ns a mark and keep the timed code from
+// overlapping its neighbours, so it runs a little slower than it does
+// unmarked: for code that short, time many runs between two marks and
+// divide, or look at the distribution of many marked runs.
+//
+// [Counter.NowCPU] also says which CPU the reading came from, on Linux on
+// amd64 (RDTSCP, whose TSC_AUX Linux fills with the CPU number), so a caller
+// can drop the spans whose thread moved in between. Elsewhere the CPU is -1.
+//
+// On amd64 the reads are:
+//
+//	Now     RDTSC
+//	Begin   LFENCE; RDTSC; LFENCE
+//	End     RDTSCP; LFENCE   (LFENCE; RDTSC; LFENCE without RDTSCP)
+//	NowCPU  RDTSCP           (RDTSC and CPU -1 without RDTSCP, or off Linux)
+//
+// RDTSCP runs only where CPUID says the CPU has it; [New] and [Discover] ask
+// once per process, never at init and never on a read, since CPUID in a
+// virtual machine costs a VM exit of tens of microseconds. Until then a
+// Counter, such as the zero Counter, uses the sequences every amd64 CPU has.
+// On arm64 Now is MRS CNTVCT_EL0, and Begin and End are ISB; MRS CNTVCT_EL0;
+// ISB.
+//
+// # Discovering the rate
+//
+// [Discover] refuses a counter it cannot vouch for, and otherwise finds its
+// rate. On amd64 it refuses a counter that CPUID does not promise invariant
+// ([ErrNotInvariant]), one the kernel makes fault ([ErrDisabled]), then takes
+// the rate from CPUID leaf 0x15 (a crystal's rate times a ratio), else from
+// the hypervisor's leaf 0x40000010, else measures it against the raw
+// monotonic clock over about 10 ms. On arm64 the rate is CNTFRQ_EL0, which
+// the firmware wrote. A rate the hardware reports is checked against a 1 ms
+// measurement, and measured in full where the two differ by more than 1%:
+// emulators have been seen to copy the host's CPUID while their counter runs
+// hundreds of times slower. A rate outside 1 MHz to 10 GHz is refused with a
+// [*RateError]. [DiscoverDetails] says where the rate came from and, for a
+// measurement, how good it is.
+//
+// The measurement reads the raw clock (CLOCK_MONOTONIC_RAW on Linux, which no
+// time daemon slews) between two readings of the counter, tens of thousands
+// of times over the window, and fits a line through them; a window the thread
+// spent on two CPUs is measured again. On a 2-core virtual machine with both
+// cores busy it lands a median of 0.2 ppm from the kernel's own calibration,
+// and about 1 ppm at worst: 1 µs in a second.
+//
+// Where the rate is known already, from a config or from a discovery made by
+// another process on the same machine, [New] takes it and checks nothing.
+// Where Discover refuses, read [MonotonicClock]: like a Counter it is a
+// [Clock], so the code that stamps and converts does not change.
+//
+// # Platforms
+//
+//	arch          OS               Counter reads          RawMonotonicClock    NowCPU's CPU
+//	amd64         Linux            RDTSC                  CLOCK_MONOTONIC_RAW  from RDTSCP; -1 without it
+//	amd64         macOS            RDTSC                  CLOCK_UPTIME_RAW     -1
+//	amd64         Windows, BSDs    RDTSC                  runtime's monotonic  -1
+//	arm64         Linux            CNTVCT_EL0             CLOCK_MONOTONIC_RAW  -1
+//	arm64         macOS            CNTVCT_EL0             CLOCK_UPTIME_RAW     -1
+//	arm64         Windows, BSDs    CNTVCT_EL0             runtime's monotonic  -1
+//	others        any              runtime's monotonic    as above             -1
+//	-tags purego  any              runtime's monotonic    as above             -1
+//
+// Where the Counter reads the runtime's monotonic clock, it reads nanoseconds
+// (at [Gigahertz]), comparable across processes like the counter, and
+// [Discover] refuses with an error that wraps [errors.ErrUnsupported]. Where
+// there is no raw clock, [RawMonotonicClock] reads the runtime's monotonic
+// clock, [NewRawMonotonicClock] says so, and [Discover] can check or measure
+// nothing: it takes a rate CPUID or CNTFRQ_EL0 reports, and otherwise refuses
+// with [ErrNoRate].
+//
+// # Caveats
+//
+// Virtual machines: the hypervisor chooses the CPUID bits its guest sees,
+// adds an offset to the counter and, where the guest moved to a host of
+// another rate, scales it. One that hides the invariant bit makes Discover
+// refuse, even where the host's counter is invariant. One that traps the
+// counter's instruction makes every read cost a microsecond or more:
+// cmd/counterinfo measures the cost and warns.
+//
+// Sleep: an invariant counter keeps counting in the cores' idle states, but
+// whether it counts while the whole machine is suspended is the platform's
+// choice; do not subtract readings taken across a suspend.
+//
+// Machines: readings of two machines never subtract; join their timelines by
+// the wall clock, which PTP or NTP keep aligned. Sockets: the counters of a
+// multi-socket machine are aligned by the firmware rather than driven by one
+// clock; Linux checks them at boot and marks the TSC unstable where they
+// disagree.
+//
+// Cycles: the counter counts time, not the cycles a core ran, which change
+// with its frequency; count cycles with the performance counters.
 package counter
