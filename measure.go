@@ -86,6 +86,9 @@ func (p clockPair) measure(window time.Duration) (Measurement, error) {
 		base, baseRaw := t0.Add(tightest/2), raw0
 		first, last := 0, 0
 		for raw := raw0; raw-raw0 < int64(window) && !moved; {
+			if nanotime() > giveUp {
+				return m, fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, window, window+stalledClockWait)
+			}
 			t0, cpu0 := p.counter()
 			raw = p.raw()
 			t1, cpu1 := p.counter()
@@ -114,9 +117,6 @@ func (p clockPair) measure(window time.Duration) (Measurement, error) {
 				first = int(raw - baseRaw)
 			}
 			last = int(raw - baseRaw)
-			if nanotime() > giveUp {
-				return m, fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, window, window+stalledClockWait)
-			}
 		}
 		if moved {
 			continue // the counter was read on two CPUs
