@@ -152,5 +152,7 @@
 // disagree.
 //
 // Cycles: the counter counts time, not the cycles a core ran, which change
-// with its frequency; count cycles with the performance counters.
+// with its frequency; count cycles, instructions and cache misses with the
+// performance counters, through the subpackage
+// [github.com/tickstamp/counter/perf].
 package counter

@@ -1,0 +1,471 @@
+package perf
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openOrSkip opens a counter of ev, and skips the test where the kernel has
+// none here (hardware events in a virtual machine, every event under
+// qemu-user), with the kernel's reason.
+func openOrSkip(t *testing.T, ev Event, opts Options) *Counter {
+	t.Helper()
+	c, err := Open(ev, opts)
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skipf("no %v counter here: %v", ev, err)
+	}
+	if err != nil {
+		t.Fatalf("Open(%v, %+v): %v", ev, opts, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// openGroupOrSkip is openOrSkip for a group.
+func openGroupOrSkip(t *testing.T, opts Options, evs ...Event) *Group {
+	t.Helper()
+	g, err := OpenGroup(opts, evs...)
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skipf("no counters of %v here: %v", evs, err)
+	}
+	if errors.Is(err, os.ErrPermission) && opts.Kernel {
+		t.Skipf("not allowed to count the kernel: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("OpenGroup(%+v, %v): %v", opts, evs, err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lock locks the test's goroutine to its thread for the test, as a Thread
+// counter needs.
+func lock(t *testing.T) {
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+}
+
+// freshPages maps n pages that have never been touched, without huge
+// pages, so that the first write to each faults once.
+func freshPages(t *testing.T, n int) []byte {
+	t.Helper()
+	size := n * os.Getpagesize()
+	b, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	must(t, err)
+	t.Cleanup(func() { unix.Munmap(b) })
+	unix.Madvise(b, unix.MADV_NOHUGEPAGE) // a hint: without it, one fault may map 512 pages
+	return b
+}
+
+func touch(b []byte) {
+	for i := 0; i < len(b); i += os.Getpagesize() {
+		b[i] = 1
+	}
+}
+
+// spinCPU busies the calling thread until it has run d on a CPU, by its own
+// CPU-time clock.
+func spinCPU(d time.Duration) {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	end := ts.Nano() + d.Nanoseconds()
+	n := 0
+	for ts.Nano() < end {
+		for range 10000 {
+			n++
+		}
+		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	}
+	sink.Add(int64(n))
+}
+
+var sink atomic.Int64
+
+// spinWall busies the calling thread for d of wall-clock time, and returns
+// the time it took.
+func spinWall(d time.Duration) time.Duration {
+	start := time.Now()
+	n := 0
+	for time.Since(start) < d {
+		for range 1000 {
+			n++
+		}
+	}
+	sink.Add(int64(n))
+	return time.Since(start)
+}
+
+func TestPageFaults(t *testing.T) {
+	for _, scope := range []Scope{Thread, Process} {
+		t.Run(scope.String(), func(t *testing.T) {
+			lock(t)
+			c := openOrSkip(t, PageFaults, Options{Scope: scope})
+			const n = 256
+			b := freshPages(t, n)
+			must(t, c.Enable())
+			touch(b)
+			must(t, c.Disable())
+			got, err := c.Read()
+			must(t, err)
+			if got < n {
+				t.Errorf("touching %d fresh pages counted %d page faults; want at least %d", n, got, n)
+			}
+			t.Logf("%d fresh pages: %d page faults", n, got)
+		})
+	}
+}
+
+func TestTaskClock(t *testing.T) {
+	lock(t)
+	c := openOrSkip(t, TaskClock, Options{})
+	must(t, c.Enable())
+	took := spinWall(50 * time.Millisecond)
+	must(t, c.Disable())
+	r, err := c.ReadCountAndTime()
+	must(t, err)
+	got := time.Duration(r.Count)
+	t.Logf("a busy loop of %v: task clock %v, enabled %v, running %v", took, got, r.Enabled, r.Running)
+	// The thread runs at most the whole span, and on a loaded 2-CPU
+	// machine at least a quarter of it.
+	if got > took+time.Millisecond || got < took/4 {
+		t.Errorf("task clock %v for a busy loop of %v; want between %v and %v", got, took, took/4, took+time.Millisecond)
+	}
+	if r.Enabled < r.Running {
+		t.Errorf("enabled %v < running %v", r.Enabled, r.Running)
+	}
+	if r.Enabled < got || r.Enabled > took+10*time.Millisecond {
+		t.Errorf("enabled %v for a busy loop of %v, task clock %v", r.Enabled, took, got)
+	}
+	if r.Scaled() != r.Count {
+		t.Errorf("a software counter scaled: %v from %+v", r.Scaled(), r)
+	}
+}
+
+func TestEnableDisableReset(t *testing.T) {
+	lock(t)
+	c := openOrSkip(t, TaskClock, Options{})
+	if n, err := c.Read(); err != nil || n != 0 {
+		t.Fatalf("a new counter reads %v, %v; want 0, nil", n, err)
+	}
+	spinWall(5 * time.Millisecond)
+	if n, _ := c.Read(); n != 0 {
+		t.Errorf("a counter never enabled counted %v", n)
+	}
+	must(t, c.Enable())
+	spinWall(5 * time.Millisecond)
+	a, err := c.Read()
+	must(t, err)
+	if a == 0 {
+		t.Errorf("an enabled counter counted nothing")
+	}
+	must(t, c.Disable())
+	b, _ := c.Read()
+	spinWall(5 * time.Millisecond)
+	if d, _ := c.Read(); d != b || b < a {
+		t.Errorf("disabled at %v, then read %v; want no change (first read %v)", b, d, a)
+	}
+	must(t, c.Reset())
+	if n, _ := c.Read(); n != 0 {
+		t.Errorf("after Reset: %v; want 0", n)
+	}
+	must(t, c.Enable())
+	spinWall(5 * time.Millisecond)
+	must(t, c.Reset())
+	n, _ := c.Read()
+	if n > uint64(2*time.Millisecond) {
+		t.Errorf("reset while enabled, then read %v; want about 0", time.Duration(n))
+	}
+}
+
+func TestGroupReadsTogether(t *testing.T) {
+	for _, scope := range []Scope{Thread, Process} {
+		t.Run(scope.String(), func(t *testing.T) {
+			lock(t)
+			// Context switches happen in the kernel: count it too.
+			g := openGroupOrSkip(t, Options{Scope: scope, Kernel: true}, TaskClock, PageFaults, ContextSwitches)
+			const n = 128
+			b := freshPages(t, n)
+			must(t, g.Enable())
+			touch(b)
+			time.Sleep(2 * time.Millisecond) // the locked thread blocks: a context switch
+			spinWall(10 * time.Millisecond)
+			must(t, g.Disable())
+			r, err := g.Read()
+			must(t, err)
+			t.Logf("%v: %v, enabled %v, running %v", g.Events(), r.Counts, r.Enabled, r.Running)
+			if len(r.Counts) != 3 {
+				t.Fatalf("got %d counts; want 3", len(r.Counts))
+			}
+			if r.Counts[0] == 0 || r.Counts[1] < n || r.Counts[2] < 1 {
+				t.Errorf("counts %v; want task clock > 0, page faults ≥ %d, context switches ≥ 1", r.Counts, n)
+			}
+			if r.Enabled < r.Running || r.Running == 0 {
+				t.Errorf("enabled %v, running %v; want enabled ≥ running > 0", r.Enabled, r.Running)
+			}
+			if time.Duration(r.Counts[0]) > r.Running {
+				t.Errorf("task clock %v past the group's running time %v", time.Duration(r.Counts[0]), r.Running)
+			}
+			again, err := g.Read()
+			must(t, err)
+			if !slices.Equal(again.Counts, r.Counts) || again.Enabled != r.Enabled {
+				t.Errorf("a disabled group read %+v, then %+v", r, again)
+			}
+			must(t, g.Reset())
+			zero, err := g.Read()
+			must(t, err)
+			if !slices.Equal(zero.Counts, []uint64{0, 0, 0}) {
+				t.Errorf("after Reset: %v; want [0 0 0]", zero.Counts)
+			}
+		})
+	}
+}
+
+// TestGroupSeparateReads runs a Process group as on kernels that cannot read
+// inherited groups at once.
+func TestGroupSeparateReads(t *testing.T) {
+	forceSeparateReads = true
+	defer func() { forceSeparateReads = false }()
+	lock(t)
+	g := openGroupOrSkip(t, Options{Scope: Process}, TaskClock, PageFaults)
+	if g.oneRead {
+		t.Fatal("the group reads at once")
+	}
+	b := freshPages(t, 64)
+	must(t, g.Enable())
+	touch(b)
+	spinWall(5 * time.Millisecond)
+	must(t, g.Disable())
+	r, err := g.Read()
+	must(t, err)
+	if r.Counts[0] == 0 || r.Counts[1] < 64 || r.Enabled < r.Running {
+		t.Errorf("got %+v; want task clock > 0, page faults ≥ 64, enabled ≥ running", r)
+	}
+}
+
+// TestProcessCountsEveryThread spins on several threads, some of them
+// created after the counter opened, and checks the process counter counted
+// them all.
+func TestProcessCountsEveryThread(t *testing.T) {
+	before, err := threads()
+	must(t, err)
+	c := openOrSkip(t, TaskClock, Options{Scope: Process})
+	must(t, c.Enable())
+	const k, each = 6, 10 * time.Millisecond
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var tids []int
+	var spun time.Duration
+	for range k {
+		wg.Go(func() {
+			// A locked goroutine that sleeps keeps its thread, so the
+			// others need new ones.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			time.Sleep(20 * time.Millisecond)
+			var ts0, ts1 unix.Timespec
+			unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts0)
+			spinCPU(each)
+			unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts1)
+			mu.Lock()
+			tids = append(tids, unix.Gettid())
+			spun += time.Duration(ts1.Nano() - ts0.Nano())
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	must(t, c.Disable())
+	got, err := c.Read()
+	must(t, err)
+	fresh := 0
+	for _, tid := range tids {
+		if !slices.Contains(before, tid) {
+			fresh++
+		}
+	}
+	t.Logf("%d threads at open, %d of %d spinning threads new; spun %v of CPU, task clock %v over %d descriptors",
+		len(before), fresh, k, spun, time.Duration(got), len(c.fds))
+	// The spin's CPU time includes its clock reads' system calls, which a
+	// user-space counter leaves out.
+	if time.Duration(got) < spun*8/10 {
+		t.Errorf("task clock %v; want at least 80%% of the %v the threads spun", time.Duration(got), spun)
+	}
+}
+
+func TestIDs(t *testing.T) {
+	a := openOrSkip(t, TaskClock, Options{})
+	b := openOrSkip(t, TaskClock, Options{})
+	if a.ID() == 0 || a.ID() == b.ID() {
+		t.Errorf("IDs %v and %v; want two different, not 0", a.ID(), b.ID())
+	}
+}
+
+func TestClosed(t *testing.T) {
+	c, err := Open(TaskClock, Options{})
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
+	}
+	must(t, err)
+	must(t, c.Close())
+	for name, err := range map[string]error{
+		"Close":  c.Close(),
+		"Enable": c.Enable(),
+		"Reset":  c.Reset(),
+	} {
+		if err != ErrClosed {
+			t.Errorf("%s after Close: got %v; want ErrClosed", name, err)
+		}
+	}
+	if _, err := c.Read(); err != ErrClosed {
+		t.Errorf("Read after Close: got %v; want ErrClosed", err)
+	}
+	g, err := OpenGroup(Options{}, TaskClock, PageFaults)
+	must(t, err)
+	must(t, g.Close())
+	if _, err := g.Read(); err != ErrClosed {
+		t.Errorf("Group.Read after Close: got %v; want ErrClosed", err)
+	}
+	if err := g.Disable(); err != ErrClosed {
+		t.Errorf("Group.Disable after Close: got %v; want ErrClosed", err)
+	}
+}
+
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	must(t, err)
+	return len(ents)
+}
+
+// TestFailedOpensCloseEverything opens counters that fail part way, after
+// some descriptors are open, and checks none is left behind.
+func TestFailedOpensCloseEverything(t *testing.T) {
+	if _, err := Open(TaskClock, Options{}); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
+	}
+	// An event check lets through but the kernel mapping refuses: it fails
+	// after the events before it are open, on every kernel.
+	const bogus = Event(1000)
+	eventNames[bogus] = "bogus"
+	defer delete(eventNames, bogus)
+
+	before := openFDs(t)
+	for _, opts := range []Options{{}, {Scope: Process}} {
+		for _, evs := range [][]Event{
+			{Cycles},
+			{TaskClock, PageFaults, Cycles},
+			{TaskClock, PageFaults, bogus},
+			{bogus},
+		} {
+			if evs[len(evs)-1] == Cycles {
+				if c, err := Open(Cycles, opts); err == nil {
+					c.Close()
+					continue // hardware counters here: Cycles does not fail
+				}
+			}
+			g, err := OpenGroup(opts, evs...)
+			if err == nil {
+				g.Close()
+				t.Errorf("OpenGroup(%+v, %v): got no error", opts, evs)
+				continue
+			}
+			if last := evs[len(evs)-1]; last == Cycles && !strings.Contains(err.Error(), "cycles") {
+				t.Errorf("%v: does not name the event", err)
+			}
+			if len(evs) == 1 {
+				if _, err := Open(evs[0], opts); err == nil {
+					t.Errorf("Open(%v): got no error", evs[0])
+				}
+			}
+		}
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open before the failing opens, %d after", before, after)
+	}
+}
+
+func TestHardwareEvents(t *testing.T) {
+	for ev := range eventNames {
+		if !ev.Hardware() {
+			continue
+		}
+		t.Run(ev.String(), func(t *testing.T) {
+			lock(t)
+			c := openOrSkip(t, ev, Options{})
+			must(t, c.Enable())
+			spinWall(5 * time.Millisecond)
+			must(t, c.Disable())
+			r, err := c.ReadCountAndTime()
+			must(t, err)
+			t.Logf("%v: %+v, scaled %v", ev, r, r.Scaled())
+			if r.Enabled < r.Running {
+				t.Errorf("enabled %v < running %v", r.Enabled, r.Running)
+			}
+			if (ev == Cycles || ev == Instructions) && r.Running > 0 && r.Count == 0 {
+				t.Errorf("5 ms of busy loop counted no %v", ev)
+			}
+		})
+	}
+	t.Run("instructions per cycle", func(t *testing.T) {
+		lock(t)
+		g := openGroupOrSkip(t, Options{}, Instructions, Cycles)
+		must(t, g.Enable())
+		spinWall(5 * time.Millisecond)
+		must(t, g.Disable())
+		r, err := g.Read()
+		must(t, err)
+		t.Logf("%v instructions, %v cycles, enabled %v, running %v", r.Counts[0], r.Counts[1], r.Enabled, r.Running)
+	})
+}
+
+// TestUnsupportedNamesEvent checks a refused hardware event wraps
+// errors.ErrUnsupported and names the event, where the kernel refuses it.
+func TestUnsupportedNamesEvent(t *testing.T) {
+	_, err := Open(Instructions, Options{})
+	if err == nil {
+		t.Skip("instructions are counted here")
+	}
+	t.Logf("Open(Instructions): %v", err)
+	var oe *OpenError
+	if !errors.As(err, &oe) || oe.Event != Instructions || !strings.Contains(err.Error(), "instructions") {
+		t.Errorf("got %v; want an *OpenError naming instructions", err)
+	}
+}
+
+func TestParanoidReason(t *testing.T) {
+	b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid")
+	if err != nil {
+		t.Skip(err)
+	}
+	v := strings.TrimSpace(string(b))
+	if _, err := strconv.Atoi(v); err != nil {
+		t.Skipf("perf_event_paranoid reads %q", v)
+	}
+	e := openError(Instructions, Options{Kernel: true}, unix.EACCES)
+	t.Log(e)
+	if !strings.Contains(e.Error(), "kernel.perf_event_paranoid at "+v) || !errors.Is(e, os.ErrPermission) {
+		t.Errorf("got %v; want it to name kernel.perf_event_paranoid at %s and wrap os.ErrPermission", e, v)
+	}
+	if u := openError(Cycles, Options{}, unix.ENOENT); !errors.Is(u, errors.ErrUnsupported) {
+		t.Errorf("ENOENT for cycles: %v does not wrap errors.ErrUnsupported", u)
+	}
+	if u := openError(TaskClock, Options{}, unix.EINVAL); errors.Is(u, errors.ErrUnsupported) {
+		t.Errorf("EINVAL for task-clock: %v wraps errors.ErrUnsupported", u)
+	}
+}
