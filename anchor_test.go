@@ -1,0 +1,488 @@
+package counter
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// A fakeWall is a wall clock a test moves by hand, safe for concurrent use.
+type fakeWall struct{ ns atomic.Int64 } // Unix nanoseconds
+
+func newFakeWall(at time.Time) *fakeWall {
+	w := &fakeWall{}
+	w.ns.Store(at.UnixNano())
+	return w
+}
+
+func (w *fakeWall) now() time.Time      { return time.Unix(0, w.ns.Load()) }
+func (w *fakeWall) add(d time.Duration) { w.ns.Add(int64(d)) }
+
+var anchorEpoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// anchorRates are the rates the anchor's tests draw from: the ends Discover
+// accepts, real counters', and any in between.
+func anchorRateGen() *rapid.Generator[uint64] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]uint64{1e6, 24e6, 62_500_000, 1e9, 2_300_000_000, 2_299_999_917, 1e10}),
+		rapid.Uint64Range(1e6, 1e10),
+	)
+}
+
+// manualAnchor returns an anchor of a manual clock at rate hz, starting at
+// start, and the fake wall clock it is anchored to.
+func manualAnchor(t interface{ Fatal(...any) }, hz uint64, start Tickstamp) (*Anchor, *ManualClock, *fakeWall) {
+	r, err := NewTickRate(hz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := NewManualClock(start, r)
+	wall := newFakeWall(anchorEpoch)
+	a, err := newAnchor(clk, wall.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, clk, wall
+}
+
+// TestAnchorTracksWallClock converts fresh readings of the real counter
+// (the monotonic clock where Discover refuses it) for over a second and
+// checks each against time.Now read around it. The bound is loose, for a
+// loaded 2-core VM and for emulation; the largest difference is logged.
+func TestAnchorTracksWallClock(t *testing.T) {
+	var clk Clock = MonotonicClock{}
+	if c, err := Discover(); err == nil {
+		clk = c
+	} else {
+		t.Logf("Discover: %v; using MonotonicClock", err)
+	}
+	a, err := NewAnchor(clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := 50 * time.Microsecond
+	if os.Getenv("COUNTER_TEST_EXEC") != "" {
+		tol = 2 * time.Millisecond // emulated: a counter in 1 µs steps and slow reads
+	}
+	const reanchorEvery = 100 * time.Millisecond
+	var worst time.Duration
+	checked, skipped := 0, 0
+	start := time.Now()
+	last := start
+	for time.Since(start) < 1500*time.Millisecond {
+		if time.Since(last) >= reanchorEvery {
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			last = time.Now()
+		}
+		before := time.Now()
+		r := clk.Now()
+		after := time.Now()
+		if after.Sub(before) > 20*time.Microsecond && tol < time.Millisecond {
+			skipped++ // preempted between the reads
+			continue
+		}
+		got := a.Time(r)
+		var off time.Duration
+		switch {
+		case got.Before(before):
+			off = got.Sub(before)
+		case got.After(after):
+			off = got.Sub(after)
+		}
+		worst = max(worst, off.Abs())
+		if lim := tol + a.Bound(); off.Abs() > lim {
+			t.Errorf("Time(%v) = %v; want within %v of [%v, %v] (off by %v)", r, got, lim, before, after, off)
+		}
+		checked++
+		time.Sleep(200 * time.Microsecond)
+	}
+	t.Logf("%d readings checked, %d skipped; worst %v outside the time.Now bracket; bound %v", checked, skipped, worst, a.Bound())
+	if checked < 100 {
+		t.Errorf("checked only %d readings", checked)
+	}
+}
+
+// TestAnchorArithmetic checks the conversion of a fresh anchor against its
+// pair, for every rate, start and wall time.
+func TestAnchorArithmetic(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := anchorRateGen().Draw(t, "hz")
+		start := Tickstamp(rapid.Uint64().Draw(t, "start"))
+		a, _, wall := manualAnchor(t, hz, start)
+		r := a.rate
+		s := a.load()
+		if s.pair.ticks != start {
+			t.Fatalf("pair's reading = %v; want %v, the manual clock's", s.pair.ticks, start)
+		}
+		if got, want := a.Time(start), wall.now(); !got.Equal(want) {
+			t.Fatalf("Time(the anchor's reading) = %v; want %v, its wall time", got, want)
+		}
+		// A span of d ticks from the anchor maps to exactly d.Duration(rate).
+		d := Tickdelta(rapid.OneOf(rapid.Int64(), rapid.Int64Range(-1e12, 1e12)).Draw(t, "d"))
+		tEnd := start.Add(d)
+		if got, want := a.Time(tEnd).Sub(wall.now()), d.Duration(r); got != want {
+			t.Fatalf("Time(anchor%+d ticks) − anchor = %v; want %v", int64(d), got, want)
+		}
+		// From any other reading, each end rounds once: within 2 ns.
+		e := Tickdelta(rapid.Int64Range(-1e12, 1e12).Draw(t, "e"))
+		if e >= 0 || d > MinTickdelta+Tickdelta(-e) {
+			if d < MaxTickdelta-Tickdelta(max(e, 0)) {
+				got := a.Time(tEnd.Add(e)).Sub(a.Time(tEnd))
+				if diff := got - e.Duration(r); diff.Abs() > 2 && d.Duration(r).Abs() < time.Duration(math.MaxInt64/2) {
+					t.Fatalf("a span of %v from anchor%+d ticks = %v; want %v within 2 ns", e, int64(d), got, e.Duration(r))
+				}
+			}
+		}
+		// Monotone in the reading, measured from the anchor.
+		x := Tickdelta(rapid.Int64().Draw(t, "x"))
+		y := Tickdelta(rapid.Int64().Draw(t, "y"))
+		if x > y {
+			x, y = y, x
+		}
+		if tx, ty := a.Time(start.Add(x)), a.Time(start.Add(y)); tx.After(ty) {
+			t.Fatalf("Time(anchor%+d) = %v after Time(anchor%+d) = %v", int64(x), tx, int64(y), ty)
+		}
+	})
+}
+
+// TestAnchorSaturates converts readings at the ends of the Tickdelta range
+// from the anchor: no panic, and at most ±2⁶³−1 ns from the anchor.
+func TestAnchorSaturates(t *testing.T) {
+	for _, hz := range []uint64{1e6, 1e9, 1e10} {
+		a, _, wall := manualAnchor(t, hz, 1<<63)
+		for _, d := range []Tickdelta{MinTickdelta, MinTickdelta + 1, -1, 1, MaxTickdelta} {
+			got := a.Time(Tickstamp(1 << 63).Add(d)).Sub(wall.now())
+			if want := d.Duration(a.rate); got != want {
+				t.Errorf("%d Hz: Time(anchor%+d) − anchor = %v; want %v", hz, int64(d), got, want)
+			}
+		}
+	}
+}
+
+// TestAnchorMonotoneAcrossReanchors drives one anchor through random clock
+// advances, wall clocks that step and drift both ways, and re-anchorings,
+// converting a fresh reading after each: no conversion is earlier than the
+// one before it, each is its pair's line plus Lag, a reading converted again
+// within anchorHistory−1 re-anchorings converts to the same time, and a lag
+// left alone is slewed out in 64 times its length.
+func TestAnchorMonotoneAcrossReanchors(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := anchorRateGen().Draw(t, "hz")
+		a, clk, wall := manualAnchor(t, hz, Tickstamp(rapid.Uint64().Draw(t, "start")))
+		r := a.rate
+		last := a.Time(clk.Now())
+		type converted struct {
+			t   Tickstamp
+			w   time.Time
+			gen int
+		}
+		seen := []converted{{clk.Now(), last, 0}}
+		gen := 0
+		convert := func() {
+			now := clk.Now()
+			got := a.Time(now)
+			seen = append(seen, converted{now, got, gen})
+			if got.Before(last) {
+				t.Fatalf("Time(%v) = %v; before %v, the previous conversion", now, got, last)
+			}
+			last = got
+			s := a.load()
+			if now.Sub(s.segs[s.n-1].base) > 0 {
+				line := s.pair.wall.Add(now.Sub(s.pair.ticks).Duration(r))
+				if diff := got.Sub(line) - a.Lag(); diff.Abs() > 2 {
+					t.Fatalf("Time(%v) = %v; want the line's %v plus Lag %v, within 2 ns", now, got, line, a.Lag())
+				}
+			}
+		}
+		steps := rapid.IntRange(1, 120).Draw(t, "steps")
+		for range steps {
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			case 0: // time passes, and the wall clock drifts by up to 1000 ppm
+				d := Tickdelta(rapid.Int64Range(0, int64(r.Ticks(time.Second))).Draw(t, "advance"))
+				clk.AdvanceTicks(d)
+				span := d.Duration(r)
+				wall.add(span + time.Duration(rapid.Int64Range(-int64(span/1000), int64(span/1000)).Draw(t, "drift")))
+			case 1: // the wall clock steps
+				wall.add(time.Duration(rapid.OneOf(
+					rapid.Int64Range(-int64(time.Hour), int64(time.Hour)),
+					rapid.Int64Range(-10_000, 10_000),
+				).Draw(t, "step")))
+			case 2:
+				if err := a.Reanchor(); err != nil {
+					t.Fatal(err)
+				}
+				gen++
+			case 5: // a stored reading converts as it did
+				c := seen[rapid.IntRange(0, len(seen)-1).Draw(t, "stored")]
+				got := a.Time(c.t)
+				if gen-c.gen < anchorHistory && !got.Equal(c.w) {
+					t.Fatalf("Time(%v) = %v after %d re-anchorings; want %v, as before", c.t, got, gen-c.gen, c.w)
+				}
+			case 3:
+				convert()
+			case 4: // a lag left alone is gone after 64 times its length
+				lag := a.Lag()
+				wait := 64*lag + time.Millisecond
+				clk.Advance(wait)
+				wall.add(wait)
+				convert()
+				if got := a.Lag(); got != 0 {
+					t.Fatalf("Lag() = %v after %v; want 0, from %v", got, wait, lag)
+				}
+			}
+			convert()
+		}
+	})
+}
+
+// TestAnchorWallClockSteps checks how a step of the wall clock is taken: at
+// once forwards, slewed out at 1/64 backwards.
+func TestAnchorWallClockSteps(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		step     time.Duration
+		wantLag  time.Duration // just past the cut
+		wantJump time.Duration // of a fresh reading's time, across the re-anchoring
+	}{
+		{"forward", time.Second, 0, time.Second},
+		{"none", 0, cutJump, cutJump},
+		{"back", -time.Second, time.Second + cutJump, cutJump},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, clk, wall := manualAnchor(t, 2_300_000_000, 1000)
+			clk.Advance(time.Second)
+			wall.add(time.Second)
+			before := a.Time(clk.Now())
+			wall.add(tc.step)
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(cutAhead + time.Nanosecond) // past the cut
+			wall.add(cutAhead + time.Nanosecond)
+			after := a.Time(clk.Now())
+			if got := after.Sub(before) - (cutAhead + time.Nanosecond); got.Abs()-tc.wantJump.Abs() > 2 || got.Abs()-tc.wantJump.Abs() < -2 {
+				t.Errorf("a fresh reading's time moved %v across the re-anchoring; want %v within 2 ns", got, tc.wantJump)
+			}
+			if got := a.Lag(); (got - tc.wantLag).Abs() > 2 {
+				t.Errorf("Lag() = %v; want %v within 2 ns", got, tc.wantLag)
+			}
+			// Half the lag's 64 lengths later, half of it is left.
+			half := 32 * tc.wantLag
+			clk.Advance(half)
+			wall.add(half)
+			if got, want := a.Lag(), tc.wantLag/2; (got - want).Abs() > 2 {
+				t.Errorf("Lag() = %v after %v; want %v within 2 ns", got, half, want)
+			}
+			if got, want := a.Time(clk.Now()), wall.now().Add(a.Lag()); (got.Sub(want)).Abs() > 2 {
+				t.Errorf("Time(now) = %v; want the wall clock plus Lag, %v", got, want)
+			}
+		})
+	}
+}
+
+// TestAnchorDrift moves the wall clock away from the counter and reads the
+// drift back.
+func TestAnchorDrift(t *testing.T) {
+	a, clk, wall := manualAnchor(t, 24_000_000, 5)
+	for _, tc := range []struct {
+		name      string
+		elapsed   time.Duration
+		wallExtra time.Duration
+	}{
+		{"none", time.Second, 0},
+		{"wall ahead 100ppm", time.Second, 100 * time.Microsecond},
+		{"wall stepped back", 0, -time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Advance(tc.elapsed)
+			wall.add(tc.elapsed + tc.wallExtra)
+			got, err := a.Drift()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := -tc.wallExtra; (got - want).Abs() > 1 {
+				t.Errorf("Drift() = %v; want %v", got, want)
+			}
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := a.Drift(); err != nil || got != 0 {
+				t.Errorf("Drift() after Reanchor = %v, %v; want 0, nil", got, err)
+			}
+			if got, want := a.Anchored(), wall.now(); !got.Equal(want) {
+				t.Errorf("Anchored() = %v; want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestAnchorConcurrent converts fresh readings on several goroutines, each
+// checking that its own conversions never go back, while one re-anchors
+// every 2 ms against a wall clock that steps backwards and forwards. Run it
+// with -race. The pace keeps the guarantee's condition: a goroutine must not
+// stall between reading and converting for anchorHistory re-anchorings,
+// here 64 ms.
+func TestAnchorConcurrent(t *testing.T) {
+	t.Run("manual", func(t *testing.T) {
+		clk := NewManualClock(1<<40, Gigahertz)
+		wall := newFakeWall(anchorEpoch)
+		var n atomic.Uint64
+		read := func() Tickstamp { return clk.AdvanceTicks(Tickdelta(1 + n.Add(1)%97)) }
+		wallNow := func() time.Time { return wall.now().Add(time.Duration(clk.Now())) }
+		runConcurrent(t, clk, read, wallNow, wall.add)
+	})
+	t.Run("monotonic", func(t *testing.T) {
+		var offset atomic.Int64
+		wallNow := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		step := func(d time.Duration) { offset.Add(int64(d)) }
+		runConcurrent(t, MonotonicClock{}, MonotonicClock{}.Now, wallNow, step)
+	})
+}
+
+// runConcurrent converts readings from read on several goroutines while one
+// re-anchors clk to wall, stepping wall with step now and then.
+func runConcurrent(t *testing.T, clk Clock, read func() Tickstamp, wall func() time.Time, step func(time.Duration)) {
+	a, err := newAnchor(clk, wall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const converters, runFor, every = 4, 300 * time.Millisecond, 2 * time.Millisecond
+	done := make(chan struct{})
+	var reanchors atomic.Int64
+	var bg sync.WaitGroup
+	bg.Go(func() {
+		steps := []time.Duration{-time.Millisecond, 3 * time.Millisecond, -time.Second, 10 * time.Microsecond, -50 * time.Microsecond, time.Second}
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if i%4 == 0 {
+				step(steps[(i/4)%len(steps)])
+			}
+			if err := a.Reanchor(); err != nil {
+				t.Error(err)
+				return
+			}
+			reanchors.Add(1)
+			time.Sleep(every)
+		}
+	})
+	var wg sync.WaitGroup
+	for g := range converters {
+		wg.Go(func() {
+			var last time.Time
+			deadline := time.Now().Add(runFor)
+			for i := 0; i%1024 != 0 || time.Now().Before(deadline); i++ {
+				r := read()
+				got := a.Time(r)
+				if i > 0 && got.Before(last) {
+					t.Errorf("goroutine %d: Time(%v) = %v; before %v, its previous conversion", g, r, got, last)
+					return
+				}
+				last = got
+			}
+		})
+	}
+	wg.Wait()
+	close(done)
+	bg.Wait()
+	t.Logf("%d re-anchorings during %v of conversions", reanchors.Load(), runFor)
+	if reanchors.Load() == 0 {
+		t.Error("no re-anchoring ran during the conversions")
+	}
+}
+
+// TestAnchorTimeAllocs checks that a conversion allocates nothing.
+func TestAnchorTimeAllocs(t *testing.T) {
+	a, clk, _ := manualAnchor(t, 2_300_000_000, 1)
+	r := clk.Advance(time.Hour)
+	if n := testing.AllocsPerRun(1000, func() { _ = a.Time(r) }); n != 0 {
+		t.Errorf("Time allocates %v times a call; want 0", n)
+	}
+	if err := a.Reanchor(); err != nil { // a state with a lag, and a cut
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(1000, func() { _ = a.Time(r) }); n != 0 {
+		t.Errorf("Time after Reanchor allocates %v times a call; want 0", n)
+	}
+}
+
+// TestAnchorStripsMonotonic checks that converted and anchored times carry
+// no monotonic clock reading, even from a wall clock that has one.
+func TestAnchorStripsMonotonic(t *testing.T) {
+	a, err := NewAnchor(MonotonicClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]time.Time{
+		"Time":     a.Time(MonotonicClock{}.Now()),
+		"Anchored": a.Anchored(),
+	} {
+		if got != got.Round(0) {
+			t.Errorf("%s() = %v; want no monotonic reading", name, got)
+		}
+	}
+}
+
+// TestAnchorRun re-anchors in the background under synctest: one
+// re-anchoring a period, and Run returns when its context is cancelled.
+func TestAnchorRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := NewManualClock(0, Gigahertz)
+		wallNow := func() time.Time { return anchorEpoch.Add(time.Duration(clk.Now())) }
+		a, err := newAnchor(clk, wallNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		var runErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { runErr = a.Run(ctx, time.Second) })
+		for i := 1; i <= 3; i++ {
+			clk.Advance(time.Second)
+			time.Sleep(time.Second)
+			synctest.Wait()
+			if got, want := a.Anchored(), anchorEpoch.Add(time.Duration(i)*time.Second); !got.Equal(want) {
+				t.Fatalf("after %d periods Anchored() = %v; want %v", i, got, want)
+			}
+		}
+		cancel()
+		wg.Wait()
+		if !errors.Is(runErr, context.Canceled) {
+			t.Errorf("Run returned %v; want context.Canceled", runErr)
+		}
+		if err := a.Run(t.Context(), 0); err == nil {
+			t.Error("Run(ctx, 0) = nil; want an error")
+		}
+	})
+}
+
+// backwardsClock runs backwards: every read is one tick less.
+type backwardsClock struct{ n atomic.Int64 }
+
+func (c *backwardsClock) Now() Tickstamp { return Tickstamp(-c.n.Add(1)) }
+func (c *backwardsClock) Rate() TickRate { return Gigahertz }
+
+func TestAnchorRefuses(t *testing.T) {
+	if _, err := NewAnchor(nil); err == nil {
+		t.Error("NewAnchor(nil) = nil error; want one")
+	}
+	if _, err := NewAnchor(NewManualClock(0, TickRate{})); !errors.Is(err, ErrZeroRate) {
+		t.Errorf("NewAnchor(zero rate) = %v; want ErrZeroRate", err)
+	}
+	if _, err := NewAnchor(&backwardsClock{}); !errors.Is(err, ErrNoBracket) {
+		t.Errorf("NewAnchor(backwards clock) = %v; want ErrNoBracket", err)
+	}
+}

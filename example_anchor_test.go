@@ -1,0 +1,34 @@
+package counter_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// An Anchor turns readings stored on the hot path into wall-clock time
+// later, on a logger's goroutine, with a background goroutine keeping it
+// anchored.
+func ExampleAnchor() {
+	var clk counter.Clock = counter.MonotonicClock{}
+	if c, err := counter.Discover(); err == nil {
+		clk = c // where Discover refuses, the monotonic clock stands in
+	}
+	a, err := counter.NewAnchor(clk)
+	if err != nil {
+		panic(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go a.Run(ctx, time.Second) // re-anchor every second until cancelled
+
+	// The hot path stores a reading: one instruction, no time.Time.
+	received := clk.Now()
+
+	// Later, on the logger's goroutine.
+	at := a.Time(received)
+	fmt.Println(time.Since(at) < time.Second, a.Bound() < time.Millisecond)
+	// Output: true true
+}
