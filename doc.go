@@ -112,6 +112,35 @@
 // Where Discover refuses, read [MonotonicClock]: like a Counter it is a
 // [Clock], so the code that stamps and converts does not change.
 //
+// # Wall-clock time
+//
+// A span converts to a [time.Duration]; a reading converts to a [time.Time]
+// through an [Anchor], which pairs one reading of a [Clock] with one of the
+// wall clock. The hot path stores a [Tickstamp]; a logger later calls
+// [Anchor.Time], an atomic load and a few multiplies with no system call and
+// no allocation, about a quarter of what [time.Now] costs; it waits only if it
+// meets the instant a new pair is published. Timelines across processes and
+// machines (tick-to-trade records, logs joined with an exchange's) are joined
+// by the wall clock, which PTP or NTP align.
+//
+// The pair is taken by reading the wall clock between two readings of the
+// clock 16 times and keeping the tightest bracket; its midpoint is off by at
+// most half the bracket, [Anchor.Bound], tens of nanoseconds with a
+// [Counter]. A conversion adds the rate's error times the time since the
+// pair (1 ppm is 1 µs a second) and the wall clock's own adjustments since:
+// [Anchor.Reanchor], or [Anchor.Run] on a goroutine of its own, takes a fresh
+// pair, and [Anchor.Drift] says how far the clocks have moved apart.
+//
+// Converted times never go back: a reading taken after a conversion
+// converts to no earlier a time, across any re-anchoring, as long as it is
+// converted within 31 re-anchorings of being taken. A step of the wall clock
+// forwards takes effect at once; a step backwards (or a counter that ran
+// fast) is slewed out: converted times run at 63/64 speed until they meet
+// the new line, 64 ms for a step of 1 ms, and [Anchor.Lag] says how much is
+// left. Converted times carry no monotonic clock reading: one synthesized
+// from the counter would make [time.Time.Sub] against [time.Now] compare the
+// counter with the monotonic clock, silently.
+//
 // # Platforms
 //
 //	arch          OS               Counter reads          RawMonotonicClock    NowCPU's CPU
