@@ -5,9 +5,9 @@
 package counter
 
 import (
-	"unsafe"
-
 	"golang.org/x/sys/unix"
+
+	"github.com/tickstamp/counter/internal/affinity"
 )
 
 // haveRawClock reports whether rawNanos reads a clock no time daemon slews.
@@ -31,9 +31,9 @@ func rawNanos() int64 {
 // measurement asks only after its thread may have left its CPU, a few times
 // in a window.
 var osCPU = func() int {
-	var cpu uint32
-	if _, _, errno := unix.RawSyscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), 0, 0); errno != 0 {
+	cpu, err := affinity.Current()
+	if err != nil {
 		return -1
 	}
-	return int(cpu)
+	return cpu
 }

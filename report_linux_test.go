@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tickstamp/counter/internal/affinity"
 )
 
 // TestDiscoveryReport is the discovery's precision report, not a pass/fail
@@ -28,7 +30,20 @@ func TestDiscoveryReport(t *testing.T) {
 		t.Skip("RDTSC faults in this process")
 	}
 	detectFeatures()
+	// The reference is pinned: on a loaded machine an unpinned thread
+	// moves more often in 10 s than a measurement accepts.
+	cpu, err := affinity.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unpin, err := affinity.Pin(cpu)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ref, err := measureCounter(10 * time.Second)
+	if err := unpin(); err != nil {
+		t.Fatal(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,12 +55,16 @@ func TestDiscoveryReport(t *testing.T) {
 	for range 20 {
 		_, d, err := DiscoverDetails()
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("a discovery refused after %v: %v", d.Took, err)
+			continue
 		}
 		took = append(took, float64(d.Took)/1e6)
 		ppm = append(ppm, off(d.Rate.Hertz()))
 	}
-	t.Logf("20 discoveries (source %v), each, ppm: %.3f", SourceMeasured, ppm)
+	if len(ppm) == 0 {
+		t.Fatal("every discovery refused")
+	}
+	t.Logf("%d discoveries (source %v), each, ppm: %.3f", len(ppm), SourceMeasured, ppm)
 	t.Logf("distance from the reference: median %.3f ppm, worst %.3f ppm", medianAbs(ppm), worstAbs(ppm))
 	t.Logf("discovery took: median %.2f ms, worst %.2f ms", medianAbs(took), worstAbs(took))
 
@@ -55,7 +74,7 @@ func TestDiscoveryReport(t *testing.T) {
 	for range 20 {
 		start := time.Now()
 		if _, err := settle(ref.Hz, SourceCrystal, measurer()); err != nil {
-			t.Fatal(err)
+			t.Errorf("a reported rate's check refused: %v", err)
 		}
 		checked = append(checked, float64(time.Since(start))/1e6)
 	}
