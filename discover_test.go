@@ -162,8 +162,8 @@ func TestDiscoverHere(t *testing.T) {
 	c, d, err := DiscoverDetails()
 	t.Logf("Discover: %v from %v in %v, reported %d Hz; error %v", d.Rate, d.Source, d.Took, d.Reported, err)
 	if d.Measured != nil {
-		t.Logf("measured %d Hz over %v, %d of %d brackets kept, spread %.3f ppm, %d retries",
-			d.Measured.Hz, d.Measured.Window, d.Measured.Kept, d.Measured.Brackets, d.Measured.SpreadPPM, d.Measured.Retries)
+		t.Logf("measured %d Hz over %v, %d of %d brackets kept, spread %.3f ppm, %d segments",
+			d.Measured.Hz, d.Measured.Window, d.Measured.Kept, d.Measured.Brackets, d.Measured.SpreadPPM, d.Measured.Segments)
 	}
 	if err != nil {
 		if backend != "nanotime" {

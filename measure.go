@@ -13,148 +13,323 @@ import (
 type Measurement struct {
 	Hz     uint64        // the rate, in hertz, rounded to the nearest
 	Window time.Duration // the raw clock's time from the first bracket kept to the last
-	Ticks  Tickdelta     // the counter's ticks over the same time
+	Ticks  Tickdelta     // the counter's ticks over the same time, at the rate measured
 
 	// Brackets is how many times the raw clock was read between two
 	// readings of the counter, back to back over the whole window; Kept is
 	// how many of them the rate was fitted to, those left out having been
-	// stretched by an interrupt or a preemption.
+	// stretched by an interrupt or a preemption, or fallen in a stretch of
+	// the window that strayed from the line through the others.
 	Brackets, Kept int
 
-	// SpreadPPM is the standard error of the fitted rate, in parts per
-	// million: how far it would typically move if measured again.
+	// SpreadPPM is how far, in parts per million, a measurement made again
+	// the same way typically lands from the true rate: an estimate of its
+	// standard deviation, so that about 95% of repeats land within twice
+	// SpreadPPM. It is the jackknife's standard error over eight blocks of
+	// the window, times 2.5: the errors of neighbouring stretches are
+	// shared (the raw clock's offset against the counter wanders by 5 to
+	// 15 ns over milliseconds on a VM), so the scatter of the bins about
+	// the line understates repeats about 4×, and even eight blocks
+	// understate them; the factor is what repeat measurements against a
+	// 10 s reference needed (see TestDiscoveryReport). Under heavy load
+	// the tail is longer still: treat it as an estimate, not a bound.
 	SpreadPPM float64
 
-	// Retries is how many windows were measured again because the thread
-	// moved to another CPU within them.
-	Retries int
+	// Segments is how many stretches of the window the rate was fitted to,
+	// each read on one CPU: 1 where the thread stayed where it started. A
+	// thread that moves to another CPU does not spoil the window: the
+	// stretches share one slope and each has its own offset, so the
+	// counters of two CPUs may even be apart.
+	Segments int
 }
 
 // How a measurement is made: the bins its brackets are gathered in, the
-// windows tried before it gives up on a thread that keeps moving, and how
-// long it waits for a raw clock that does not advance.
+// stretches on different CPUs it accepts before it gives up on a thread that
+// keeps moving, the blocks its spread is estimated from, and how long it
+// waits for a raw clock that does not advance.
 const (
 	measureBins      = 64
-	measureAttempts  = 5
+	maxSegments      = 16
+	spreadBlocks     = 8
+	spreadFactor     = 2.5
 	stalledClockWait = time.Second
 )
 
 // A clockPair is what a measurement reads: the counter, with the CPU it was
-// read on (-1 where unknown), and the raw clock in nanoseconds.
+// read on (-1 where the instruction does not say), the raw clock in
+// nanoseconds, and the CPU the thread runs on as the OS sees it (nil where
+// the OS cannot say). stallWait is how long past the window it waits for a
+// raw clock that does not advance.
 type clockPair struct {
-	counter func() (Tickstamp, int)
-	raw     func() int64
+	counter   func() (Tickstamp, int)
+	raw       func() int64
+	cpu       func() int
+	stallWait time.Duration
 }
 
 // measureCounter measures this machine's counter over window.
+//
+// The brackets read through readCPU, for the CPU where the instruction gives
+// it, and because a bracket needs reads the raw clock's read cannot pass: the
+// first counter read must not wait until after the raw clock is read, nor
+// the second be taken before it was. RDTSCP waits for every earlier
+// instruction, which keeps the second read after the system call; the first
+// read can only be late by the few cycles an out-of-order core holds it,
+// the same in every bracket, so it shifts every midpoint alike and leaves the
+// slope alone. Where readCPU is a plain RDTSC (a CPU without RDTSCP), the
+// system call's entry and exit order the reads in practice; an ordered
+// LFENCE;RDTSC there would remove even that doubt, at 13 ns a read against
+// a raw read of hundreds.
 func measureCounter(window time.Duration) (Measurement, error) {
-	return clockPair{counter: readCPU, raw: rawNanos}.measure(window)
+	return clockPair{counter: readCPU, raw: rawNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
 }
 
-// A bin gathers the brackets of one stretch of the window: the sums of their
-// raw readings and of the counter's midpoints, each from the window's first.
+// A bracket is one reading of the raw clock between two readings of the
+// counter. It is the one home of that primitive: whatever places the raw
+// clock on the counter's scale takes brackets.
+type bracket struct {
+	mid   Tickstamp // the counter halfway between its two readings
+	width Tickdelta // from the first counter reading to the second; negative where the counter ran back
+	raw   int64     // the raw clock, in nanoseconds
+	cpu   int       // the CPU of both counter readings; -1 where unknown, or where they were read on two
+}
+
+// take reads the raw clock between two readings of the counter into b.
+func (p clockPair) take(b *bracket) {
+	t0, cpu0 := p.counter()
+	b.raw = p.raw()
+	t1, cpu1 := p.counter()
+	b.width = t1.Sub(t0)
+	b.mid = t0.Add(b.width / 2)
+	b.cpu = cpu0
+	if cpu1 != cpu0 {
+		b.cpu = -1
+	}
+}
+
+// end returns the counter's second reading of the bracket.
+func (b *bracket) end() Tickstamp { return b.mid.Add(b.width - b.width/2) }
+
+// A bin gathers the kept brackets of one stretch of the window read on one
+// CPU: their count, the first one's raw reading and midpoint, and the sums
+// of the others' from it, in nanoseconds and ticks.
 type bin struct {
+	seg    int // which segment, counted from 0
+	slot   int // which of the window's measureBins stretches
 	n      int
+	x0     int64
+	y0     Tickstamp
 	sx, sy float64
+}
+
+// meanX and meanY return the bin's mean point, the raw clock from base and
+// the counter from baseTicks.
+func (b *bin) meanX(base int64) float64 { return float64(b.x0-base) + b.sx/float64(b.n) }
+func (b *bin) meanY(base Tickstamp) float64 {
+	return float64(b.y0.Sub(base)) + b.sy/float64(b.n)
+}
+
+// A gathering is a window being measured: its brackets, gathered into bins
+// by where in the window they fell and on which CPU.
+type gathering struct {
+	p        clockPair
+	m        Measurement
+	window   int64     // ns of the raw clock
+	raw0     int64     // the raw clock at the first bracket
+	base     Tickstamp // the counter at the first bracket
+	giveUp   int64     // the runtime's clock when a raw clock that has not advanced is declared stalled
+	tightest Tickdelta // the narrowest bracket yet
+	asked    Tickdelta // the narrowest bracket yet of a question to the OS of where the thread runs
+	firstRaw int64     // the raw clock at the first bracket kept
+	lastRaw  int64     // the raw clock at the last bracket kept
+	last     Tickstamp // the counter's latest reading
+	cpu      int       // the current segment's CPU, -1 where unknown
+	bins     []bin
 }
 
 // measure measures the counter's rate over window of the raw clock, on one
 // locked thread. It reads the raw clock between two readings of the
-// counter, back to back for the whole window, gathers the brackets in bins,
-// and fits a straight line through the bins.
+// counter, back to back for the whole window; keeps the brackets no
+// interrupt or preemption stretched; gathers them in 64 bins by the raw
+// clock, and in a new segment wherever the thread moved to another CPU; and
+// fits one straight line through the bins' mean points, each segment with
+// its own offset.
 //
 // Why not a bracket at each end, as calibrations usually do: a bracket places
 // the raw clock's reading on the counter's scale only to within how the
 // system call that reads it happened to run, and the counter's own steps
 // (AMD's counters advance in steps of about 10 ns): 10 to 20 ns, which over
-// 10 ms is one or two parts per million. Tens of thousands of brackets spread
-// over the window average that away.
+// 10 ms is one or two parts per million. Thousands of brackets spread over
+// the window average much of that away.
 func (p clockPair) measure(window time.Duration) (Measurement, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var m Measurement
-	var bins [measureBins]bin
-	for ; m.Retries < measureAttempts; m.Retries++ {
-		bins = [measureBins]bin{}
-		m.Brackets, m.Kept = 0, 0
-		giveUp := nanotime() + int64(window+stalledClockWait)
-		t0, cpu := p.counter()
-		raw0 := p.raw()
-		t1, cpu1 := p.counter()
-		moved := cpu1 != cpu
-		tightest := t1.Sub(t0)
-		base, baseRaw := t0.Add(tightest/2), raw0
-		first, last := 0, 0
-		for raw := raw0; raw-raw0 < int64(window) && !moved; {
-			if nanotime() > giveUp {
-				return m, fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, window, window+stalledClockWait)
-			}
-			t0, cpu0 := p.counter()
-			raw = p.raw()
-			t1, cpu1 := p.counter()
-			m.Brackets++
-			if cpu0 != cpu || cpu1 != cpu {
-				moved = true
-			}
-			w := t1.Sub(t0)
-			if w < 0 {
-				continue
-			}
-			tightest = min(tightest, w)
-			if w > 2*tightest+64 {
-				continue // stretched: an interrupt or a preemption fell inside
-			}
-			i := int((raw - raw0) * measureBins / int64(window))
-			if i >= measureBins {
-				break
-			}
-			b := &bins[i]
-			b.n++
-			b.sx += float64(raw - baseRaw)
-			b.sy += float64(t0.Add(w / 2).Sub(base))
-			m.Kept++
-			if m.Kept == 1 {
-				first = int(raw - baseRaw)
-			}
-			last = int(raw - baseRaw)
-		}
-		if moved {
-			continue // the counter was read on two CPUs
-		}
-		slope, spread, err := fitBins(bins[:])
-		if err != nil {
-			return m, err
-		}
-		m.Window = time.Duration(last - first)
-		m.Ticks = Tickdelta(math.Round(slope * float64(m.Window)))
-		m.SpreadPPM = spread / slope * 1e6
-		if slope <= 0 || m.Ticks <= 0 || m.Window <= 0 {
-			return m, fmt.Errorf("%w: the counter advanced %v over %v of the raw clock", ErrMeasure, m.Ticks, m.Window)
-		}
-		m.Hz = uint64(math.Round(slope * 1e9))
-		return m, nil
+	g := gathering{p: p, window: int64(window), asked: math.MaxInt64, bins: make([]bin, 0, measureBins+maxSegments)}
+	if err := g.gather(); err != nil {
+		return g.m, err
 	}
-	return m, fmt.Errorf("%w: the thread moved between CPUs in each of %d windows; pin it and try again", ErrMeasure, measureAttempts)
+	return g.fit()
+}
+
+// gather takes brackets until the raw clock has advanced by the window.
+func (g *gathering) gather() error {
+	var b bracket
+	g.p.take(&b)
+	g.m.Brackets++
+	g.raw0, g.base, g.tightest, g.last = b.raw, b.mid, max(b.width, 0), b.end()
+	g.giveUp = nanotime() + g.window + int64(g.p.stallWait)
+	g.cpu = b.cpu
+	if g.cpu < 0 {
+		g.cpu = g.whereNow()
+	}
+	for b.raw-g.raw0 < g.window {
+		if nanotime() > g.giveUp {
+			return fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, time.Duration(g.window), time.Duration(g.window)+g.p.stallWait)
+		}
+		gapFrom := g.last
+		g.p.take(&b)
+		g.m.Brackets++
+		g.last = b.end()
+		if b.width >= 0 {
+			g.tightest = min(g.tightest, b.width)
+		}
+		limit := 2*g.tightest + 64
+		stretched := b.width < 0 || b.width > limit
+		moved := b.cpu >= 0 && b.cpu != g.cpu
+		if stretched || b.mid.Sub(gapFrom)-b.width/2 > limit || moved {
+			// The thread may have left its CPU: find out where it is
+			// before trusting another bracket, and drop this one.
+			if err := g.relocate(b.cpu); err != nil {
+				return err
+			}
+			continue
+		}
+		g.add(&b)
+	}
+	return nil
+}
+
+// whereNow returns the CPU the thread runs on as the OS sees it, with the
+// counter read just after, or -1 where the OS cannot say or the thread
+// moved while it asked. It brackets the question between two counter reads,
+// as take brackets the raw clock, so that a thread moved after the OS
+// answered shows as a wide bracket.
+func (g *gathering) whereNow() int {
+	if g.p.cpu == nil {
+		return -1
+	}
+	for range 3 {
+		t0, _ := g.p.counter()
+		cpu := g.p.cpu()
+		t1, _ := g.p.counter()
+		g.last = t1
+		w := t1.Sub(t0)
+		if w < 0 {
+			continue
+		}
+		g.asked = min(g.asked, w)
+		if cpu >= 0 && w <= 2*g.asked+64 {
+			return cpu
+		}
+	}
+	return -1
+}
+
+// relocate starts a new segment where the thread is known to have moved to
+// another CPU: cpu is what the counter's instruction said, -1 where it said
+// nothing, and then the OS is asked. Where nothing can say (macOS; a seccomp
+// filter refusing getcpu), the segment goes on: the CPUs are trusted to share
+// one counter, as Apple silicon's system counter is and Intel Macs' TSCs
+// are kept. Starting a segment at every pause instead would cut the window
+// at every interrupt.
+func (g *gathering) relocate(cpu int) error {
+	if cpu < 0 {
+		cpu = g.whereNow()
+	}
+	if cpu < 0 || cpu == g.cpu {
+		return nil
+	}
+	moved := g.cpu >= 0
+	g.cpu = cpu
+	if n := len(g.bins); moved && n > 0 && g.bins[n-1].seg == g.m.Segments {
+		g.m.Segments++
+		if g.m.Segments >= maxSegments {
+			return fmt.Errorf("%w: the thread moved between CPUs more than %d times in %v; pin it and try again", ErrMeasure, maxSegments-1, time.Duration(g.window))
+		}
+	}
+	return nil
+}
+
+// add adds a kept bracket to its bin.
+func (g *gathering) add(b *bracket) {
+	x := b.raw - g.raw0
+	slot := int(x * measureBins / g.window)
+	if slot >= measureBins {
+		return
+	}
+	n := len(g.bins)
+	if n == 0 || g.bins[n-1].seg != g.m.Segments || g.bins[n-1].slot != slot {
+		g.bins = append(g.bins, bin{seg: g.m.Segments, slot: slot, x0: b.raw, y0: b.mid})
+		n++
+	}
+	if g.m.Kept == 0 {
+		g.firstRaw = b.raw
+	}
+	g.lastRaw = b.raw
+	bn := &g.bins[n-1]
+	bn.n++
+	bn.sx += float64(b.raw - bn.x0)
+	bn.sy += float64(b.mid.Sub(bn.y0))
+	g.m.Kept++
+}
+
+// fit fits the line through the gathered bins, and fills in the measurement.
+func (g *gathering) fit() (Measurement, error) {
+	m := g.m
+	m.Segments++ // counted from 1
+	slope, spread, kept, err := fitBins(g.bins, g.raw0, g.base)
+	if err != nil {
+		return m, err
+	}
+	m.Kept = kept
+	m.Window = time.Duration(g.lastRaw - g.firstRaw)
+	m.Ticks = Tickdelta(math.Round(slope * float64(m.Window)))
+	if slope <= 0 || m.Ticks <= 0 || m.Window <= 0 {
+		return m, fmt.Errorf("%w: the counter advanced %v over %v of the raw clock", ErrMeasure, m.Ticks, m.Window)
+	}
+	m.SpreadPPM = spread / slope * 1e6
+	m.Hz = uint64(math.Round(slope * 1e9))
+	return m, nil
 }
 
 // fitBins returns the slope, in ticks a nanosecond, of the least-squares
-// line through the bins' mean points, each weighted by its count of
-// brackets, and the slope's standard error. A bin whose mean lies further
-// from a first line than four times the typical bin's is left out of the
-// second; the standard error comes from how the bins scatter about it, so
-// that errors shared by a bin's brackets count as they should.
-func fitBins(bins []bin) (slope, stderr float64, err error) {
-	var keep [measureBins]bool
-	for i, b := range bins {
-		keep[i] = b.n > 0
+// line through the bins' mean points, weighted by their counts of brackets,
+// with an offset of its own for each segment; the slope's spread, in the
+// same unit (see [Measurement.SpreadPPM]); and how many brackets the kept
+// bins hold. A bin whose mean lies further from a first line than four
+// times the typical bin's, and a nanosecond, is left out of the second.
+//
+// The spread is a delete-a-block jackknife: the bins are cut into
+// spreadBlocks contiguous blocks, the line is fitted again without each, and
+// the spread is the jackknife's standard error of those slopes, times
+// spreadFactor. Unlike the scatter of the bins about the line, the jackknife
+// counts errors that neighbouring bins share, which are the larger part of
+// the scatter of repeats; errors shared over more than a block it still
+// misses, and the factor makes up for them as measured (on a loaded 2-vCPU
+// Bhyve guest, 100 repeats: |repeat - reference| / jackknife had a 95th
+// percentile of 5.1 to 5.4).
+func fitBins(bins []bin, rawBase int64, ctrBase Tickstamp) (slope, spread float64, kept int, err error) {
+	keep := make([]bool, len(bins))
+	for i := range bins {
+		keep[i] = bins[i].n > 0
 	}
-	slope, resid, err := fitKept(bins, keep[:])
+	slope, resid, err := fitKept(bins, keep, rawBase, ctrBase)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	typical := make([]float64, 0, len(bins))
 	for i := range bins {
-		if keep[i] {
+		if keep[i] && !math.IsNaN(resid[i]) {
 			typical = append(typical, math.Abs(resid[i]))
 		}
 	}
@@ -163,49 +338,84 @@ func fitBins(bins []bin) (slope, stderr float64, err error) {
 	for i := range bins {
 		keep[i] = keep[i] && math.Abs(resid[i]) <= far
 	}
-	if slope, resid, err = fitKept(bins, keep[:]); err != nil {
-		return 0, 0, err
+	if slope, _, err = fitKept(bins, keep, rawBase, ctrBase); err != nil {
+		return 0, 0, 0, err
 	}
-	var k, mx, sxx, sse float64
-	for i, b := range bins {
+	for i := range bins {
 		if keep[i] {
-			k++
-			mx += b.sx / float64(b.n)
+			kept += bins[i].n
 		}
 	}
-	mx /= k
-	for i, b := range bins {
-		if keep[i] {
-			dx := b.sx/float64(b.n) - mx
-			sxx += dx * dx
-			sse += resid[i] * resid[i]
-		}
-	}
-	return slope, math.Sqrt(sse / (k - 2) / sxx), nil
+	return slope, spreadFactor * jackknife(bins, keep, rawBase, ctrBase, spreadBlocks), kept, nil
 }
 
-// fitKept fits the weighted line through the kept bins, and returns its
-// slope and every bin's residual.
-func fitKept(bins []bin, keep []bool) (slope float64, resid []float64, err error) {
-	var n, sx, sy float64
-	used := 0
-	for i, b := range bins {
-		if keep[i] {
-			n += float64(b.n)
-			sx += b.sx
-			sy += b.sy
-			used++
+// jackknife returns the delete-a-block jackknife's standard error of the
+// slope fitted to the kept bins, in blocks of contiguous slots of the window.
+func jackknife(bins []bin, keep []bool, rawBase int64, ctrBase Tickstamp, blocks int) float64 {
+	var slopes []float64
+	without := make([]bool, len(bins))
+	for blk := range blocks {
+		for i := range bins {
+			without[i] = keep[i] && bins[i].slot*blocks/measureBins != blk
+		}
+		if s, _, err := fitKept(bins, without, rawBase, ctrBase); err == nil {
+			slopes = append(slopes, s)
 		}
 	}
-	if used < 3 {
-		return 0, nil, fmt.Errorf("%w: the brackets filled only %d of %d stretches of the window", ErrMeasure, used, len(bins))
+	k := float64(len(slopes))
+	if k < 2 {
+		return math.Inf(1)
 	}
-	mx, my := sx/n, sy/n
-	var sxx, sxy float64
-	for i, b := range bins {
+	var mean, ss float64
+	for _, s := range slopes {
+		mean += s
+	}
+	mean /= k
+	for _, s := range slopes {
+		ss += (s - mean) * (s - mean)
+	}
+	return math.Sqrt((k - 1) / k * ss)
+}
+
+// fitKept fits the weighted line through the kept bins, one offset for each
+// segment, and returns its slope and every bin's residual, in ticks. A
+// segment of a single kept bin says nothing of the slope, and is left out.
+func fitKept(bins []bin, keep []bool, rawBase int64, ctrBase Tickstamp) (slope float64, resid []float64, err error) {
+	segs := 0
+	for i := range bins {
+		segs = max(segs, bins[i].seg+1)
+	}
+	type sums struct{ n, x, y float64 }
+	var means [maxSegments]sums
+	count := [maxSegments]int{}
+	for i := range bins {
 		if keep[i] {
+			b := &bins[i]
 			w := float64(b.n)
-			dx, dy := b.sx/w-mx, b.sy/w-my
+			s := &means[b.seg]
+			s.n += w
+			s.x += w * b.meanX(rawBase)
+			s.y += w * b.meanY(ctrBase)
+			count[b.seg]++
+		}
+	}
+	used, usedSegs := 0, 0
+	for s := range segs {
+		if count[s] >= 2 {
+			used += count[s]
+			usedSegs++
+			means[s].x /= means[s].n
+			means[s].y /= means[s].n
+		}
+	}
+	if used-usedSegs < 2 {
+		return 0, nil, fmt.Errorf("%w: the brackets filled only %d of %d stretches of the window on %d CPUs", ErrMeasure, used, measureBins, max(usedSegs, 1))
+	}
+	var sxx, sxy float64
+	for i := range bins {
+		if b := &bins[i]; keep[i] && count[b.seg] >= 2 {
+			w := float64(b.n)
+			dx, dy := b.meanX(rawBase)-means[b.seg].x, b.meanY(ctrBase)-means[b.seg].y
 			sxx += w * dx * dx
 			sxy += w * dx * dy
 		}
@@ -215,10 +425,10 @@ func fitKept(bins []bin, keep []bool) (slope float64, resid []float64, err error
 	}
 	slope = sxy / sxx
 	resid = make([]float64, len(bins))
-	for i, b := range bins {
-		if b.n > 0 {
-			w := float64(b.n)
-			resid[i] = b.sy/w - my - slope*(b.sx/w-mx)
+	for i := range bins {
+		resid[i] = math.NaN() // a bin of a segment left out
+		if b := &bins[i]; b.n > 0 && count[b.seg] >= 2 {
+			resid[i] = b.meanY(ctrBase) - means[b.seg].y - slope*(b.meanX(rawBase)-means[b.seg].x)
 		}
 	}
 	return slope, resid, nil

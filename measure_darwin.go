@@ -1,3 +1,6 @@
+// What measuring the counter needs from macOS: the raw reference clock,
+// CLOCK_UPTIME_RAW. macOS has no call that says which CPU a thread runs on.
+
 package counter
 
 import "golang.org/x/sys/unix"
@@ -16,3 +19,9 @@ func rawNanos() int64 {
 	}
 	return ts.Nano()
 }
+
+// osCPU is nil: macOS cannot say which CPU a thread runs on. A measurement
+// there fits one offset to the whole window, trusting what the platform
+// promises: Apple silicon's CPUs read one system counter, and Intel Macs
+// keep their TSCs in step.
+var osCPU func() int

@@ -18,26 +18,47 @@ type fakeMachine struct {
 	step     float64 // the counter's step, in ticks
 	callCost float64 // ns of each read of the raw clock
 	reads    int
-	cpuOf    func(read int) int // the CPU of each counter read
-	stalled  bool               // the raw clock does not advance
-	frozen   bool               // the counter does not advance
+	cpuOf    func(read int) int    // the CPU of each counter read
+	osCPU    bool                  // the CPU is known from the OS only, not from the counter's reads
+	offsetOf func(cpu int) float64 // the counter's offset, in ticks, on each CPU
+	pauseAt  map[int]float64       // ns the thread is off its CPU before a counter read
+	stalled  bool                  // the raw clock does not advance
+	frozen   bool                  // the counter does not advance
 }
 
 func (f *fakeMachine) counter() (Tickstamp, int) {
 	f.ns += 6
 	f.reads++
+	f.ns += f.pauseAt[f.reads]
+	cpu := f.where()
 	ticks := 1e12 + f.ns*f.hz/1e9 // from an arbitrary origin
+	if f.offsetOf != nil {
+		ticks += f.offsetOf(cpu)
+	}
 	if f.frozen {
 		ticks = 1e12
 	}
 	if f.step > 1 {
 		ticks = math.Floor(ticks/f.step) * f.step
 	}
-	cpu := 0
-	if f.cpuOf != nil {
-		cpu = f.cpuOf(f.reads)
+	if f.osCPU {
+		cpu = -1
 	}
 	return Tickstamp(ticks), cpu
+}
+
+// where returns the CPU the thread is on now.
+func (f *fakeMachine) where() int {
+	if f.cpuOf != nil {
+		return f.cpuOf(f.reads)
+	}
+	return 0
+}
+
+// getcpu is the OS's answer, a system call as long as the raw clock's.
+func (f *fakeMachine) getcpu() int {
+	f.ns += f.callCost
+	return f.where()
 }
 
 func (f *fakeMachine) raw() int64 {
@@ -53,7 +74,13 @@ func (f *fakeMachine) raw() int64 {
 	return int64(at) + 5e9
 }
 
-func (f *fakeMachine) clocks() clockPair { return clockPair{counter: f.counter, raw: f.raw} }
+func (f *fakeMachine) clocks() clockPair {
+	p := clockPair{counter: f.counter, raw: f.raw, stallWait: stalledClockWait}
+	if f.osCPU {
+		p.cpu = f.getcpu
+	}
+	return p
+}
 
 func TestMeasureFakeMachine(t *testing.T) {
 	for _, hz := range []float64{1e6, 24e6, 62.5e6, 1e9, 2_445_434_000, 3e9, 1e10} {
@@ -81,24 +108,80 @@ func TestMeasureFakeMachine(t *testing.T) {
 	}
 }
 
-func TestMeasureRetriesAMovedThread(t *testing.T) {
-	// The thread moves once, in the first window: the second is kept.
-	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, cpuOf: func(read int) int {
-		if read > 1000 {
-			return 1
+// TestMeasureKeepsAMovedThreadsData moves the thread to a CPU whose counter
+// is 10 µs ahead, halfway through the window: the window goes on in a second
+// segment with an offset of its own, not from the start, and the rate is as
+// good as if the thread had stayed. It does so whether the counter's reads
+// say where they ran (RDTSCP) or only the OS can (getcpu).
+func TestMeasureKeepsAMovedThreadsData(t *testing.T) {
+	for _, fromOS := range []bool{false, true} {
+		const hz = 2e9
+		var moveAt int
+		f := &fakeMachine{hz: hz, step: 1, callCost: 350, osCPU: fromOS,
+			cpuOf: func(read int) int {
+				if moveAt != 0 && read >= moveAt {
+					return 1
+				}
+				return 0
+			},
+			offsetOf: func(cpu int) float64 { return float64(cpu) * 20_000 },
 		}
-		return 0
-	}}
-	m, err := f.clocks().measure(time.Millisecond)
-	if err != nil || m.Retries != 1 {
-		t.Fatalf("measure = %d Hz after %d retries, %v; want one retry and a rate", m.Hz, m.Retries, err)
+		// The move comes with 50 µs off the CPU, halfway through.
+		moveAt = 30_000
+		f.pauseAt = map[int]float64{moveAt: 50_000}
+		m, err := f.clocks().measure(10 * time.Millisecond)
+		if err != nil {
+			t.Fatalf("OS says the CPU: %v: %v", fromOS, err)
+		}
+		ppm := (float64(m.Hz) - hz) / hz * 1e6
+		t.Logf("OS says the CPU: %v: %d Hz, %+.4f ppm, %d segments, spread %.4f ppm, kept %d of %d",
+			fromOS, m.Hz, ppm, m.Segments, m.SpreadPPM, m.Kept, m.Brackets)
+		if m.Segments != 2 || math.Abs(ppm) > 0.2 {
+			t.Errorf("OS says the CPU: %v: %+.3f ppm in %d segments; want within 0.2 ppm, in 2", fromOS, ppm, m.Segments)
+		}
+		if m.Window < 9*time.Millisecond {
+			t.Errorf("OS says the CPU: %v: window %v; want the whole window kept", fromOS, m.Window)
+		}
 	}
-	// The thread keeps moving.
-	f = &fakeMachine{hz: 1e9, step: 1, callCost: 350, cpuOf: func(read int) int { return read / 500 % 2 }}
-	_, err = f.clocks().measure(time.Millisecond)
-	want := "counter: could not measure the rate: the thread moved between CPUs in each of 5 windows; pin it and try again"
+}
+
+// TestMeasureOneSegmentWithoutAMove checks that pauses with no move, and a
+// thread whose CPU no one can tell, keep one segment: only a known move
+// costs the fit an offset.
+func TestMeasureOneSegmentWithoutAMove(t *testing.T) {
+	pauses := map[int]float64{5000: 30_000, 15_000: 200_000, 20_000: 4_000}
+	for _, fromOS := range []bool{false, true} {
+		f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, osCPU: fromOS, pauseAt: pauses}
+		m, err := f.clocks().measure(10 * time.Millisecond)
+		if err != nil || m.Segments != 1 {
+			t.Errorf("OS says the CPU: %v: %d segments, %v; want 1", fromOS, m.Segments, err)
+		}
+	}
+	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, pauseAt: pauses, cpuOf: func(int) int { return -1 }}
+	if m, err := f.clocks().measure(10 * time.Millisecond); err != nil || m.Segments != 1 || m.Hz != 1e9 {
+		t.Errorf("no one says the CPU: %d Hz, %d segments, %v; want 1 GHz in 1", m.Hz, m.Segments, err)
+	}
+}
+
+// TestMeasureRefusesAThreadThatKeepsMoving moves the thread every 200 reads.
+func TestMeasureRefusesAThreadThatKeepsMoving(t *testing.T) {
+	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, cpuOf: func(read int) int { return read / 200 % 2 }}
+	_, err := f.clocks().measure(10 * time.Millisecond)
+	want := "counter: could not measure the rate: the thread moved between CPUs more than 15 times in 10ms; pin it and try again"
 	if !errors.Is(err, ErrMeasure) || err.Error() != want {
 		t.Fatalf("measure error %v; want %s", err, want)
+	}
+}
+
+// TestMeasureSurvivesAnOSThatCannotSay has getcpu fail (as under a seccomp
+// filter), with interrupts and pauses in the window: nothing says the thread
+// moved, so the window stays one segment, and the rate is right.
+func TestMeasureSurvivesAnOSThatCannotSay(t *testing.T) {
+	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, osCPU: true, cpuOf: func(int) int { return -1 },
+		pauseAt: map[int]float64{8000: 30_000, 16_000: 30_000}}
+	m, err := f.clocks().measure(10 * time.Millisecond)
+	if err != nil || m.Segments != 1 || m.Hz != 1e9 {
+		t.Fatalf("measure = %d Hz in %d segments, %v; want 1 GHz in 1", m.Hz, m.Segments, err)
 	}
 }
 
@@ -109,27 +192,61 @@ func TestMeasureRefusesStoppedClocks(t *testing.T) {
 		t.Fatalf("measure error %v; want one starting %q", err, want)
 	}
 	f = &fakeMachine{hz: 1e9, callCost: 350, stalled: true}
+	p := f.clocks()
+	p.stallWait = 20 * time.Millisecond
 	start := time.Now()
-	_, err = f.clocks().measure(time.Millisecond)
-	if want := "counter: could not measure the rate: the raw clock did not advance 1ms in 1.001s"; !errors.Is(err, ErrMeasure) || err.Error() != want {
+	_, err = p.measure(time.Millisecond)
+	if want := "counter: could not measure the rate: the raw clock did not advance 1ms in 21ms"; !errors.Is(err, ErrMeasure) || err.Error() != want {
 		t.Fatalf("measure error %v; want %s", err, want)
 	}
-	if took := time.Since(start); took > 30*time.Second {
-		t.Errorf("gave up on a stalled clock after %v; want about a second", took)
+	if took := time.Since(start); took < 21*time.Millisecond || took > 10*time.Second {
+		t.Errorf("gave up on a stalled clock after %v; want about 21ms", took)
 	}
 }
 
-func TestFitBinsNeedsThreeBins(t *testing.T) {
-	var bins [measureBins]bin
-	bins[0], bins[5] = bin{n: 1, sx: 1, sy: 1}, bin{n: 1, sx: 10, sy: 10}
-	_, _, err := fitBins(bins[:])
-	if want := "counter: could not measure the rate: the brackets filled only 2 of 64 stretches of the window"; !errors.Is(err, ErrMeasure) || err.Error() != want {
+func TestFitBinsRefusals(t *testing.T) {
+	// Two bins of one segment, and one of another: one degree of freedom.
+	bins := []bin{{seg: 0, slot: 0, n: 1, x0: 1, y0: 1}, {seg: 0, slot: 5, n: 1, x0: 10, y0: 10}, {seg: 1, slot: 9, n: 1, x0: 20, y0: 30}}
+	_, _, _, err := fitBins(bins, 0, 0)
+	if want := "counter: could not measure the rate: the brackets filled only 2 of 64 stretches of the window on 1 CPUs"; !errors.Is(err, ErrMeasure) || err.Error() != want {
 		t.Fatalf("fitBins error %v; want %s", err, want)
 	}
-	bins[5] = bin{n: 1, sx: 1, sy: 10}
-	bins[9] = bin{n: 2, sx: 2, sy: 40}
-	if _, _, err = fitBins(bins[:]); !errors.Is(err, ErrMeasure) || !strings.Contains(err.Error(), "did not advance") {
+	// A raw clock standing still.
+	bins = []bin{{slot: 0, n: 1, x0: 1, y0: 1}, {slot: 1, n: 1, x0: 1, y0: 10}, {slot: 2, n: 2, x0: 1, y0: 40}}
+	if _, _, _, err = fitBins(bins, 0, 0); !errors.Is(err, ErrMeasure) || !strings.Contains(err.Error(), "did not advance") {
 		t.Fatalf("fitBins of a raw clock standing still: %v; want an error saying so", err)
+	}
+}
+
+// TestFitBinsSpreadSeesSharedErrors fits bins whose errors wander together
+// (a slow wave, as a raw clock's offset wanders on a VM) and bins whose
+// errors are independent, of the same size: the spread must be larger
+// where neighbouring bins share their errors, since repeats scatter more.
+func TestFitBinsSpreadSeesSharedErrors(t *testing.T) {
+	mk := func(err func(i int) float64) []bin {
+		bins := make([]bin, measureBins)
+		for i := range bins {
+			x := int64(i) * 156_250
+			bins[i] = bin{slot: i, n: 1, x0: x, y0: Tickstamp(2*float64(x) + 1000 + err(i))}
+		}
+		return bins
+	}
+	alternating := mk(func(i int) float64 { return float64(i%2*2-1) * 10 })
+	wave := mk(func(i int) float64 { return 10 * math.Sin(float64(i)*2*math.Pi/40) })
+	s1, white, _, err := fitBins(alternating, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, shared, _, err := fitBins(wave, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("independent: slope %.6f spread %.3g; shared: slope %.6f spread %.3g", s1, white, s2, shared)
+	if !(shared > 3*white) {
+		t.Errorf("spread %.3g with shared errors, %.3g with independent ones; want the first well above", shared, white)
+	}
+	if math.Abs(s2-2) > 3*shared {
+		t.Errorf("slope off by %.3g with a spread of %.3g; want within three spreads", math.Abs(s2-2), shared)
 	}
 }
 
