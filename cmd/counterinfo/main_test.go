@@ -424,7 +424,9 @@ func TestInvariantDecision(t *testing.T) {
 		})
 	}
 
-	// The report and the table carry the injected discovery's decision.
+	// The report and the table carry the injected discovery's decision
+	// (reportDiscovery alone, to keep the test short: the full run's shape
+	// is checked by TestJSON and TestRefusals).
 	for _, tc := range []struct {
 		discover discoverFunc
 		want     string
@@ -434,13 +436,21 @@ func TestInvariantDecision(t *testing.T) {
 		{refusing(counter.ErrMeasure), "yes"},
 		{refusing(counter.ErrDisabled), "unknown"},
 	} {
-		_, m := runJSON(t, tc.discover)
-		if m["invariant_tsc"] != tc.want {
-			t.Errorf("invariant_tsc %q; want %q", m["invariant_tsc"], tc.want)
+		r := newReport()
+		reportDiscovery(&r, tc.discover)
+		var js, table bytes.Buffer
+		if err := writeReport(&js, r, true); err != nil {
+			t.Fatal(err)
 		}
-		_, out, _ := runCmd(t, tc.discover, quick...)
-		if !regexp.MustCompile(`(?m)^invariant +` + tc.want + ` \(counter\.Discover`).MatchString(out) {
-			t.Errorf("table has no invariant row saying %s after Discover:\n%s", tc.want, out)
+		var m map[string]any
+		if err := json.Unmarshal(js.Bytes(), &m); err != nil || m["invariant_tsc"] != tc.want {
+			t.Errorf("invariant_tsc %q (%v); want %q", m["invariant_tsc"], err, tc.want)
+		}
+		if err := writeTable(&table, r); err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^invariant +` + tc.want + ` \(counter\.Discover`).MatchString(table.String()) {
+			t.Errorf("table has no invariant row saying %s after Discover:\n%s", tc.want, table.String())
 		}
 	}
 }
