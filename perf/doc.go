@@ -10,10 +10,13 @@
 // says how long; a count from this package says how much work, and the two
 // together say why:
 //
-//	runtime.LockOSThread() // a Thread counter counts one OS thread
+//	runtime.LockOSThread() // a Thread counter counts this OS thread only
 //	defer runtime.UnlockOSThread()
 //	g, err := perf.OpenGroup(perf.Options{}, perf.Instructions, perf.Cycles)
-//	...
+//	if err != nil {
+//		return err // errors.ErrUnsupported where there are no counters
+//	}
+//	defer g.Close()
 //	g.Enable()
 //	start := clock.Now()
 //	work()
@@ -65,14 +68,18 @@
 // an event, [Open] and [OpenGroup] return an [*OpenError] that names the
 // event and wraps [errors.ErrUnsupported]. Most virtual machines (and the
 // machines that build this package: KVM guests) offer no hardware events,
-// while the software events work everywhere Linux runs. Where
-// kernel.perf_event_paranoid forbids a counter, the error wraps
-// [os.ErrPermission] and names the setting and its value: at 2, the common
-// default, an unprivileged process may count its own user space only; at 1,
-// its kernel events too; at 3, which some distributions add, nothing; with
-// CAP_PERFMON anything. Seccomp filters of container runtimes often refuse
-// perf_event_open altogether, also with os.ErrPermission. On an error, every
-// descriptor opened is closed.
+// while the software events work everywhere Linux runs. Where the kernel
+// refuses permission, the error wraps [os.ErrPermission] and says who
+// refused. kernel.perf_event_paranoid limits a process that lacks
+// CAP_PERFMON and CAP_SYS_ADMIN (in the initial user namespace): at 2, the
+// default, it may count its own threads in user space only; at 1, in the
+// kernel too; at 0 and -1 also whole CPUs, which this package never opens;
+// at 3 and above, on Debian's, Ubuntu's and Android's kernels, nothing. The
+// error names the setting only where its level forbids the counter; a
+// refusal it cannot explain (EPERM, which the setting never answers, or a
+// process it does not limit) names a seccomp filter, as container runtimes
+// install, or a security module. On an error, every descriptor opened is
+// closed.
 //
 // # Platforms
 //

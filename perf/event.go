@@ -4,18 +4,20 @@ import "strconv"
 
 // An Event is a kind of event a counter counts: a hardware event, counted by
 // the processor's performance monitoring unit, or a software event, counted
-// by the kernel. Its zero value is [Cycles].
+// by the kernel. The zero Event is none of them: [Open] and [OpenGroup]
+// refuse it, so that a field or argument left unset fails at once instead of
+// counting cycles unasked.
 type Event int
 
 // The hardware events. Virtual machines often offer none of them: opening
 // one there returns an [*OpenError] that wraps [errors.ErrUnsupported].
 const (
-	Cycles             Event = iota // core clock cycles while the thread runs, at whatever frequency the core runs
-	Instructions                    // instructions retired
-	CacheReferences                 // accesses to the last-level cache, as the processor defines them
-	CacheMisses                     // last-level cache accesses that missed
-	BranchInstructions              // branch instructions retired
-	BranchMisses                    // branch instructions mispredicted
+	Cycles             Event = iota + 1 // core clock cycles while the thread runs, at whatever frequency the core runs
+	Instructions                        // instructions retired
+	CacheReferences                     // accesses to the last-level cache, as the processor defines them
+	CacheMisses                         // last-level cache accesses that missed
+	BranchInstructions                  // branch instructions retired
+	BranchMisses                        // branch instructions mispredicted
 )
 
 // The software events, which the kernel counts on every machine, virtual or
@@ -48,7 +50,7 @@ var eventNames = map[Event]string{
 
 // String returns the event's name as the perf tool spells it: "cycles",
 // "instructions", "task-clock", "page-faults", and so on; "Event(n)" for a
-// value that is none of the events above.
+// value that is none of the events above, the zero Event included.
 func (e Event) String() string {
 	if s, ok := eventNames[e]; ok {
 		return s
@@ -58,7 +60,7 @@ func (e Event) String() string {
 
 // Hardware reports whether e is counted by the processor's performance
 // monitoring unit rather than by the kernel; false for a value that is no
-// event.
+// event, the zero Event included.
 func (e Event) Hardware() bool { return e >= Cycles && e <= BranchMisses }
 
 // valid reports whether e is one of the events above.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 
@@ -195,29 +194,9 @@ func openError(ev Event, opts Options, err error) error {
 			e.reason = "this kernel has no such counter"
 		}
 	case errno == unix.EACCES || errno == unix.EPERM:
-		e.reason = paranoidReason(opts)
+		e.reason = openRefusal(errno, opts)
 	}
 	return e
-}
-
-// paranoidReason explains a permission refusal by kernel.perf_event_paranoid.
-func paranoidReason(opts Options) string {
-	b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid")
-	if err != nil {
-		return "refused, and kernel.perf_event_paranoid (which sets who may count what) is unreadable"
-	}
-	v := strings.TrimSpace(string(b))
-	s := "refused with kernel.perf_event_paranoid at " + v
-	p, _ := strconv.Atoi(v)
-	switch {
-	case p >= 3:
-		s += ", which forbids unprivileged processes any counter"
-	case p == 2 && (opts.Kernel || opts.Hypervisor):
-		s += ", which allows unprivileged processes to count user space only"
-	case p <= 1:
-		s += ", which allows this counter: a seccomp filter, security module or container runtime may have refused it"
-	}
-	return s + " (CAP_PERFMON, or CAP_SYS_ADMIN, lifts the limit)"
 }
 
 func ioctl(fd int, op ctlOp, group bool) error {

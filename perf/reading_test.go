@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -178,13 +179,33 @@ func TestOpenErrorWraps(t *testing.T) {
 }
 
 func TestRefusesUnknown(t *testing.T) {
-	if _, err := Open(Event(42), Options{}); err == nil {
+	if _, err := Open(Options{}, Event(42)); err == nil {
 		t.Errorf("Open(Event(42)): got no error")
 	}
-	if _, err := Open(TaskClock, Options{Scope: 9}); err == nil {
+	if _, err := Open(Options{Scope: 9}, TaskClock); err == nil {
 		t.Errorf("Open with Scope(9): got no error")
 	}
 	if _, err := OpenGroup(Options{}); err == nil {
 		t.Errorf("OpenGroup of no events: got no error")
+	}
+}
+
+// TestZeroEventIsNone checks that a forgotten Event fails clearly instead of
+// counting some event unasked.
+func TestZeroEventIsNone(t *testing.T) {
+	var zero Event
+	if zero.valid() || zero.Hardware() || zero.String() != "Event(0)" {
+		t.Errorf("the zero Event: valid %v, hardware %v, %q; want none of the events", zero.valid(), zero.Hardware(), zero.String())
+	}
+	for _, ev := range []Event{Cycles, TaskClock} {
+		if ev == zero {
+			t.Errorf("%v is the zero Event", ev)
+		}
+	}
+	if _, err := Open(Options{}, zero); err == nil || !strings.Contains(err.Error(), "zero Event") {
+		t.Errorf("Open of the zero Event: %v; want an error that says so", err)
+	}
+	if _, err := OpenGroup(Options{}, TaskClock, zero); err == nil || !strings.Contains(err.Error(), "zero Event") {
+		t.Errorf("OpenGroup with the zero Event: %v; want an error that says so", err)
 	}
 }

@@ -26,8 +26,10 @@
 //		CPU pair; 0 skips the check (default 200ms)
 //
 // The exit status is 0 when the counter is usable, 1 when discovery refused
-// it, and 2 on a usage error. -h and -help print the usage on standard
-// output and exit 0. Warnings (a trapped read, a drift, a backward step
+// it, 2 on a usage error, and 3 when the report could not be written (a
+// full disk, a closed pipe), with the reason on standard error; a status of
+// 0 or 1 means the whole report was written. -h and -help print the usage on
+// standard output and exit 0. Warnings (a trapped read, a drift, a backward step
 // between CPUs) are printed but do not change the exit status. A default run
 // takes about half a second.
 package main

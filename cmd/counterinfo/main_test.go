@@ -231,6 +231,9 @@ func TestJSON(t *testing.T) {
 		if m["source"] == "none" || m["source"] == "" {
 			t.Errorf("source %q; want where the rate came from", m["source"])
 		}
+		if m["invariant_tsc"] != "yes" {
+			t.Errorf("invariant_tsc %q for a counter Discover accepted; want yes", m["invariant_tsc"])
+		}
 	}
 	t.Logf("rate %v Hz from %v; drift %v ppm; reads %v; step %v ticks; cross-core %v",
 		m["rate_hz"], m["source"], m["drift_ppm"], m["read_ns"], m["step_ticks"], m["cross_core"])
@@ -390,6 +393,65 @@ func TestHelp(t *testing.T) {
 				t.Errorf("help does not give the exit statuses:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestInvariantDecision checks that invariant_tsc is Discover's decision, as
+// its error tells it, whatever /proc/cpuinfo or cpuid/v2 say.
+func TestInvariantDecision(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		goarch string
+		err    error
+		want   string
+	}{
+		{"amd64 accepted", "amd64", nil, "yes"},
+		{"arm64 accepted", "arm64", nil, "yes"},
+		{"other accepted", "riscv64", nil, "yes"},
+		{"not invariant", "amd64", counter.ErrNotInvariant, "no"},
+		{"not invariant, wrapped", "amd64", fmt.Errorf("counter: in a test: %w", counter.ErrNotInvariant), "no"},
+		{"refused after the check", "amd64", counter.ErrNoRate, "yes"},
+		{"measurement refused", "arm64", counter.ErrMeasure, "yes"},
+		{"out of range", "amd64", &counter.RateError{Hz: 42, Source: counter.SourceMeasured}, "yes"},
+		{"disabled", "amd64", counter.ErrDisabled, "unknown"},
+		{"unsupported", "386", fmt.Errorf("counter: none: %w", errors.ErrUnsupported), "unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := invariantDecision(tc.goarch, tc.err)
+			if got != tc.want || !strings.Contains(why, "Discover") {
+				t.Errorf("got %q (%s); want %q, and a reason that names Discover", got, why, tc.want)
+			}
+		})
+	}
+
+	// The report and the table carry the injected discovery's decision
+	// (reportDiscovery alone, to keep the test short: the full run's shape
+	// is checked by TestJSON and TestRefusals).
+	for _, tc := range []struct {
+		discover discoverFunc
+		want     string
+	}{
+		{fixedRate, "yes"},
+		{refusing(counter.ErrNotInvariant), "no"},
+		{refusing(counter.ErrMeasure), "yes"},
+		{refusing(counter.ErrDisabled), "unknown"},
+	} {
+		r := newReport()
+		reportDiscovery(&r, tc.discover)
+		var js, table bytes.Buffer
+		if err := writeReport(&js, r, true); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(js.Bytes(), &m); err != nil || m["invariant_tsc"] != tc.want {
+			t.Errorf("invariant_tsc %q (%v); want %q", m["invariant_tsc"], err, tc.want)
+		}
+		if err := writeTable(&table, r); err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^invariant +` + tc.want + ` \(counter\.Discover`).MatchString(table.String()) {
+			t.Errorf("table has no invariant row saying %s after Discover:\n%s", tc.want, table.String())
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/affinity"
 )
 
 // cpuinfoFlags are the flags of /proc/cpuinfo that say whether the TSC is
@@ -14,10 +15,16 @@ import (
 // nonstop_tsc (it ticks on while the core sleeps) and rdtscp.
 var cpuinfoFlags = []string{"constant_tsc", "nonstop_tsc", "rdtscp"}
 
-// platformFacts fills r's platform fields: the CPU as cpuid/v2 sees it, and
-// what the operating system says (platformOS, per system).
+// platformFacts fills r's descriptive platform fields: the CPUs this process
+// may run on, the CPU's names and features as cpuid/v2 sees them, and what
+// the operating system says (platformOS, per system). Whether the counter is
+// invariant is not among them: that is Discover's decision, which
+// reportDiscovery reads off Discover's result.
 func platformFacts(r *report) {
 	r.CPUs = runtime.NumCPU()
+	if cpus, err := affinity.Allowed(); err == nil && len(cpus) > 0 {
+		r.CPUs = len(cpus)
+	}
 	r.CPUBrand = strings.TrimSpace(cpuid.CPU.BrandName)
 	if cpuid.CPU.VendorID != cpuid.VendorUnknown {
 		r.CPUVendor = cpuid.CPU.VendorID.String()
@@ -33,7 +40,6 @@ func platformFacts(r *report) {
 		}
 	}
 	r.RDTSCP = cpuid.CPU.Has(cpuid.RDTSCP)
-	r.InvariantTSC = "unknown"
 	platformOS(r)
 }
 
@@ -61,7 +67,9 @@ func parseCPUFlags(cpuinfo string) (map[string]bool, bool) {
 }
 
 // invariantFromFlags says "yes" where the flags have both constant_tsc and
-// nonstop_tsc, the two halves of an invariant TSC, and "no" otherwise.
+// nonstop_tsc, the two halves of an invariant TSC, and "no" otherwise: what
+// the kernel takes the TSC for, which the report sets beside Discover's own
+// decision and warns of where it is "no".
 func invariantFromFlags(flags map[string]bool) string {
 	if flags["constant_tsc"] && flags["nonstop_tsc"] {
 		return "yes"

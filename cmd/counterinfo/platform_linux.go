@@ -8,14 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// platformOS fills what Linux says about the counter: the CPUs this process
-// may run on, the current clocksource, and on x86 /proc/cpuinfo's TSC flags
-// and the rate the kernel logged for the TSC.
+// platformOS fills what Linux says about the counter: the current
+// clocksource, and on x86 /proc/cpuinfo's TSC flags and the rate the kernel
+// logged for the TSC.
 func platformOS(r *report) {
-	var set unix.CPUSet
-	if unix.SchedGetaffinity(0, &set) == nil && set.Count() > 0 {
-		r.CPUs = set.Count()
-	}
 	if b, err := os.ReadFile("/sys/devices/system/clocksource/clocksource0/current_clocksource"); err == nil {
 		r.Clocksource = strings.TrimSpace(string(b))
 	}
@@ -25,7 +21,6 @@ func platformOS(r *report) {
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		if flags, ok := parseCPUFlags(string(b)); ok {
 			r.CPUFlags = flags
-			r.InvariantTSC = invariantFromFlags(flags)
 		}
 	}
 	r.KernelHz = parseKernelRate(kernelLog())

@@ -17,6 +17,7 @@ const (
 	exitUsable  = 0 // discovery found a rate
 	exitRefused = 1 // discovery refused the counter
 	exitUsage   = 2 // the command line was wrong
+	exitWrite   = 3 // the report, or the usage -h asked for, could not be written
 )
 
 // A discoverFunc finds the counter's rate: counter.DiscoverDetails, or a
@@ -46,19 +47,26 @@ func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int
 	}
 	opts.discover = discover
 	r := inspect(opts)
-	if opts.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			fmt.Fprintln(stderr, "counterinfo:", err)
-		}
-	} else {
-		writeTable(stdout, r)
+	if err := writeReport(stdout, r, opts.json); err != nil {
+		fmt.Fprintf(stderr, "counterinfo: the report could not be written: %v\n", err)
+		return exitWrite
 	}
 	if !r.Usable {
 		return exitRefused
 	}
 	return exitUsable
+}
+
+// writeReport prints r to out, as one JSON object where asJSON is set and as
+// the table otherwise, and returns the error of the write: a report nobody
+// received must not end in a status that says all is well.
+func writeReport(out io.Writer, r report, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return writeTable(out, r)
 }
 
 // parseArgs parses the command line. Where it returns ok false, the command
@@ -79,7 +87,10 @@ func parseArgs(args []string, stdout, stderr io.Writer) (opts options, status in
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		stdout.Write(usage.Bytes())
+		if _, err := stdout.Write(usage.Bytes()); err != nil {
+			fmt.Fprintf(stderr, "counterinfo: the usage could not be written: %v\n", err)
+			return opts, exitWrite, false
+		}
 		return opts, exitUsable, false
 	case err != nil:
 		// The flag package has printed the error on stderr already.
@@ -125,7 +136,8 @@ read next to time.Now; the smallest step between reads; and, on Linux,
 whether readings handed between CPUs ever go backwards.
 
 Exit status: 0 when the counter is usable, 1 when discovery refused it,
-2 on a usage error. -h prints this on standard output and exits 0.
+2 on a usage error, 3 when the report could not be written. -h prints
+this on standard output and exits 0.
 
 Flags:
 `

@@ -7,9 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/affinity"
 )
 
 // minHandoffs is how many readings each CPU pair hands over at least,
@@ -93,26 +92,22 @@ type worker struct {
 }
 
 // startWorker starts a worker on cpu. It returns once the thread is pinned,
-// or with the error of pinning it; allowed is the mask the thread gets back
-// when jobs closes.
-func startWorker(cpu int, allowed unix.CPUSet) (*worker, error) {
+// or with the error of pinning it. When jobs closes, the worker gives the
+// thread its mask back; where that fails, the thread stays locked and ends
+// with the goroutine, so that no pinned thread runs other goroutines.
+func startWorker(cpu int) (*worker, error) {
 	w := &worker{cpu: cpu, jobs: make(chan job)}
 	ready := make(chan error)
 	go func() {
-		runtime.LockOSThread()
-		var one unix.CPUSet
-		one.Set(cpu)
-		if err := unix.SchedSetaffinity(0, &one); err != nil {
-			ready <- err
-			return // the locked thread exits with the goroutine
+		unpin, err := affinity.Pin(cpu)
+		ready <- err
+		if err != nil {
+			return
 		}
-		ready <- nil
 		for j := range w.jobs {
 			j.done <- j.play()
 		}
-		if unix.SchedSetaffinity(0, &allowed) == nil {
-			runtime.UnlockOSThread()
-		}
+		unpin()
 	}()
 	return w, <-ready
 }
@@ -121,21 +116,16 @@ func startWorker(cpu int, allowed unix.CPUSet) (*worker, error) {
 // process may run on, each pair in both directions, for budget shared by the
 // pairs (minHandoffs a pair at least), and reports the worst backward step:
 // a reading from one CPU found ahead of the counter read on another just
-// after. A skew smaller than the quickest handoff cannot show.
+// after. A skew smaller than the quickest handoff cannot show. Where the
+// threads cannot be pinned (one CPU, GOMAXPROCS 1, no affinity call on this
+// system), the report says why it did not check.
 func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
-	r := crossCoreReport{CPUs: []int{}, WorstFrom: -1, WorstTo: -1}
-	var allowed unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
-		r.Reason = "not checked: sched_getaffinity refused: " + err.Error()
-		return r
-	}
-	var cpus []int
-	for cpu := 0; len(cpus) < allowed.Count(); cpu++ {
-		if allowed.IsSet(cpu) {
-			cpus = append(cpus, cpu)
-		}
-	}
+	r := newCrossCoreReport()
+	cpus, err := affinity.Allowed()
 	switch {
+	case err != nil:
+		r.Reason = "not checked: the CPUs this process may run on are unknown: " + err.Error()
+		return r
 	case len(cpus) < 2:
 		r.Reason = fmt.Sprintf("not checked: this process may run on one CPU only (%v)", cpus)
 		return r
@@ -143,50 +133,17 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 		r.Reason = "not checked: GOMAXPROCS is 1, so two pinned threads cannot run at once"
 		return r
 	}
-
-	workers := make([]*worker, 0, len(cpus))
-	defer func() {
-		for _, w := range workers {
-			close(w.jobs)
-		}
-	}()
-	for _, cpu := range cpus {
-		w, err := startWorker(cpu, allowed)
-		if err != nil {
-			r.Reason = fmt.Sprintf("not checked: pinning a thread to CPU %d refused: %v", cpu, err)
-			return r
-		}
-		workers = append(workers, w)
+	workers, err := startWorkers(cpus)
+	defer stopWorkers(workers)
+	if err != nil {
+		r.Reason = "not checked: " + err.Error()
+		return r
 	}
-
 	share := budget / time.Duration(len(cpus)*(len(cpus)-1)/2)
 	minGap := counter.MaxTickdelta
-	done := make(chan sideResult)
 	for i, a := range workers {
 		for _, b := range workers[i+1:] {
-			h := new(handoff)
-			deadline := time.Now().Add(share)
-			a.jobs <- job{h: h, side: 0, deadline: deadline, c: c, done: done}
-			b.jobs <- job{h: h, side: 1, deadline: deadline, c: c, done: done}
-			// Side 0's result is of readings from b compared on a, side
-			// 1's of readings from a compared on b; they arrive in either
-			// order, so each says which it is.
-			for range 2 {
-				res := <-done
-				from, to := a.cpu, b.cpu
-				if res.side == 0 {
-					from, to = b.cpu, a.cpu
-				}
-				r.Pairs++
-				r.Handoffs += res.n
-				minGap = min(minGap, res.minGap)
-				if res.back > 0 {
-					r.BackwardPairs++
-					if int64(res.back) > r.WorstBackTicks {
-						r.WorstBackTicks, r.WorstFrom, r.WorstTo = int64(res.back), from, to
-					}
-				}
-			}
+			minGap = min(minGap, handPair(&r, a, b, c, share))
 		}
 	}
 	r.Checked = true
@@ -197,4 +154,58 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 	r.WorstBackNS = round(ns(counter.Tickdelta(r.WorstBackTicks), c.Rate()), 1)
 	r.MinHandoffNS = round(ns(counter.Tickdelta(r.MinHandoffTicks), c.Rate()), 1)
 	return r
+}
+
+// startWorkers starts a worker pinned to each of cpus. Where one cannot be
+// pinned, it returns the workers started so far, for stopWorkers, and an
+// error that names the CPU.
+func startWorkers(cpus []int) ([]*worker, error) {
+	workers := make([]*worker, 0, len(cpus))
+	for _, cpu := range cpus {
+		w, err := startWorker(cpu)
+		if err != nil {
+			return workers, fmt.Errorf("pinning a thread to CPU %d refused: %w", cpu, err)
+		}
+		workers = append(workers, w)
+	}
+	return workers, nil
+}
+
+// stopWorkers ends the workers, which give their threads back.
+func stopWorkers(workers []*worker) {
+	for _, w := range workers {
+		close(w.jobs)
+	}
+}
+
+// handPair hands readings of c between the workers a and b for share, adds
+// what each side saw to r (two ordered pairs: readings from b compared on a,
+// and from a on b), and returns the quickest handoff seen, MaxTickdelta for
+// none.
+func handPair(r *crossCoreReport, a, b *worker, c counter.Counter, share time.Duration) counter.Tickdelta {
+	h := new(handoff)
+	deadline := time.Now().Add(share)
+	done := make(chan sideResult)
+	a.jobs <- job{h: h, side: 0, deadline: deadline, c: c, done: done}
+	b.jobs <- job{h: h, side: 1, deadline: deadline, c: c, done: done}
+	minGap := counter.MaxTickdelta
+	// The two sides' results arrive in either order, so each says which
+	// side it is: side 0 compared readings from b on a.
+	for range 2 {
+		res := <-done
+		from, to := a.cpu, b.cpu
+		if res.side == 0 {
+			from, to = b.cpu, a.cpu
+		}
+		r.Pairs++
+		r.Handoffs += res.n
+		minGap = min(minGap, res.minGap)
+		if res.back > 0 {
+			r.BackwardPairs++
+			if int64(res.back) > r.WorstBackTicks {
+				r.WorstBackTicks, r.WorstFrom, r.WorstTo = int64(res.back), from, to
+			}
+		}
+	}
+	return minGap
 }

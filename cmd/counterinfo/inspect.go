@@ -1,0 +1,143 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// inspect does every check and returns the report: the platform's facts,
+// discovery, and then whatever of the counter's reads, drift and cross-core
+// behaviour discovery's outcome lets it measure.
+func inspect(opts options) report {
+	r := newReport()
+	platformFacts(&r)
+	c, err := reportDiscovery(&r, opts.discover)
+	r.WindowMS = float64(opts.window) / float64(time.Millisecond)
+	r.DriftAgainst = rawClockName()
+	if errors.Is(err, counter.ErrDisabled) {
+		// The counter's instruction would kill the process, and so may
+		// time.Now, whose vDSO reads it too: read nothing.
+		why := "skipped: the counter's instruction faults in this process"
+		r.DriftNote, r.ReadNote, r.CrossCore.Reason = why, why, why
+	} else {
+		reportReads(&r, c, opts, err)
+	}
+	r.Warnings = append(r.Warnings, warnings(r)...)
+	return r
+}
+
+// reportDiscovery runs discover and fills r's discovery fields, invariance
+// included, from its result. It returns the counter discovery gave (the
+// zero Counter where it refused) and discovery's error.
+func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) {
+	c, d, err := discover()
+	r.InvariantTSC, r.invariantWhy = invariantDecision(r.GOARCH, err)
+	r.DiscoverMS = round(float64(d.Took)/float64(time.Millisecond), 3)
+	r.Source = d.Source.String()
+	r.ReportedHz = d.Reported
+	if err != nil {
+		r.Refusal = err.Error()
+		r.Instead = instead(err)
+		r.UncertaintyFrom = "none: discovery refused"
+		return c, err
+	}
+	r.Usable = true
+	r.RateHz = c.Rate().Hertz()
+	r.Rate = c.Rate().String()
+	r.UncertaintyPPM, r.UncertaintyFrom = uncertainty(d)
+	r.UncertaintyPPM = round(r.UncertaintyPPM, 3)
+	if r.KernelHz != 0 {
+		r.KernelPPM = round((float64(r.RateHz)-float64(r.KernelHz))/float64(r.KernelHz)*1e6, 3)
+	}
+	return c, nil
+}
+
+// reportReads measures what reading c costs, its smallest step, its drift
+// against the raw clock and, with -crosscore, readings handed between CPUs,
+// where discovery's error derr allows: a refused counter still reads (at the
+// zero rate, with the instructions this CPU has), but has no rate to convert
+// a drift at and is not checked across CPUs.
+func reportReads(r *report, c counter.Counter, opts options, derr error) {
+	if derr != nil {
+		// New makes End and NowCPU use the instructions this CPU has, as
+		// a usable counter's would.
+		c = counter.New(counter.TickRate{})
+	}
+	r.ReadNS = readCosts(c)
+	step := smallestStep(c)
+	r.StepTicks = int64(step)
+	r.StepNS = round(ns(step, c.Rate()), 1)
+	if derr != nil {
+		r.DriftNote = "not measured: discovery refused, so there is no rate to convert ticks at"
+	} else {
+		dr := measureDrift(c, opts.window, step)
+		r.DriftPPM, r.DriftBoundPPM = round(dr.ppm, 3), round(dr.boundPPM, 3)
+	}
+	switch {
+	case derr != nil:
+		r.CrossCore.Reason = "not checked: discovery refused the counter"
+	case opts.crossCore == 0:
+		r.CrossCore.Reason = "not checked: -crosscore 0"
+	default:
+		r.CrossCore = checkCrossCore(c, opts.crossCore)
+	}
+}
+
+// invariantDecision returns whether counter.Discover took the counter for
+// invariant on goarch, given the error it returned ("yes", "no" or
+// "unknown"), and how it decided. It reads the decision off the error, not
+// off CPUID: Discover refuses with ErrNotInvariant where the counter is not
+// invariant, and it checks invariance before anything else that can refuse,
+// except the counter faulting (ErrDisabled) and a build that reads no
+// hardware counter (errors.ErrUnsupported).
+func invariantDecision(goarch string, err error) (verdict, why string) {
+	switch {
+	case errors.Is(err, counter.ErrNotInvariant):
+		return "no", "counter.Discover refused it: " + err.Error()
+	case errors.Is(err, counter.ErrDisabled):
+		return "unknown", "counter.Discover did not decide: the counter's instruction faults in this process"
+	case errors.Is(err, errors.ErrUnsupported):
+		return "unknown", "counter.Discover did not decide: this build reads no hardware counter"
+	}
+	switch goarch {
+	case "amd64":
+		return "yes", "counter.Discover's decision: CPUID leaf 0x80000007 promises an invariant TSC"
+	case "arm64":
+		return "yes", "counter.Discover's decision: Arm's generic timer is invariant by the architecture"
+	}
+	return "yes", "counter.Discover's decision"
+}
+
+// uncertainty returns how good a discovered rate is, in ppm, and what that
+// number is: the measurement's standard error where the rate was measured,
+// the short check's disagreement where the hardware reported it.
+func uncertainty(d counter.Discovery) (float64, string) {
+	switch {
+	case d.Measured != nil:
+		return d.Measured.SpreadPPM, fmt.Sprintf("standard error of a %.1f ms measurement", float64(d.Measured.Window)/1e6)
+	case d.Check != nil:
+		return math.Abs(d.DisagreementPPM()), fmt.Sprintf("disagreement of the reported rate with a %.1f ms measurement", float64(d.Check.Window)/1e6)
+	}
+	return 0, "unchecked: no raw clock to check the reported rate against"
+}
+
+// round rounds x to the given number of decimals, for a report that
+// claims no more precision than it has.
+func round(x float64, decimals int) float64 {
+	p := math.Pow10(decimals)
+	return math.Round(x*p) / p
+}
+
+// ns converts a span of ticks to nanoseconds at rate, as a float; 0 at the
+// zero rate.
+func ns(d counter.Tickdelta, rate counter.TickRate) float64 {
+	hz := rate.Hertz()
+	if hz == 0 {
+		return 0
+	}
+	return float64(d) * 1e9 / float64(hz)
+}

@@ -1,0 +1,90 @@
+package main
+
+import "runtime"
+
+// A report is everything counterinfo finds, as -json prints it. Its field
+// names are stable: a number stays a number, a string a string, and an
+// object an object (empty where there is nothing to put in it), whether the
+// counter is usable or not. Where a value could not be found, a string says
+// why.
+type report struct {
+	// Platform.
+	GOOS         string          `json:"goos"`
+	GOARCH       string          `json:"goarch"`
+	CPUs         int             `json:"cpus"`          // logical CPUs this process may run on
+	CPUBrand     string          `json:"cpu_brand"`     // "" where the CPU does not say
+	CPUVendor    string          `json:"cpu_vendor"`    // "AMD", "Intel", "Apple", ...; "" where unknown
+	Hypervisor   string          `json:"hypervisor"`    // "KVM", "MSVM", ...; "" where none is seen
+	InvariantTSC string          `json:"invariant_tsc"` // Discover's decision: "yes", "no" (it refused with ErrNotInvariant) or "unknown" (it did not decide)
+	RDTSCP       bool            `json:"rdtscp"`        // the CPU has RDTSCP (amd64)
+	CPUFlags     map[string]bool `json:"cpu_flags"`     // /proc/cpuinfo's constant_tsc, nonstop_tsc, rdtscp; {} where not read
+	Clocksource  string          `json:"clocksource"`   // Linux's current clocksource; "" elsewhere
+	KernelHz     uint64          `json:"kernel_hz"`     // the kernel's TSC rate from its log; 0 where not found
+
+	// Discovery.
+	Usable          bool    `json:"usable"`           // discovery found a rate
+	RateHz          uint64  `json:"rate_hz"`          // 0 when refused
+	Rate            string  `json:"rate"`             // "2.3 GHz"; "" when refused
+	Source          string  `json:"source"`           // counter.Source's name: "measured", "cpuid-0x15", ...
+	ReportedHz      uint64  `json:"reported_hz"`      // the rate the hardware reported; 0 for none
+	Refusal         string  `json:"refusal"`          // discovery's error; "" when usable
+	Instead         string  `json:"instead"`          // what to read instead; "" when usable
+	DiscoverMS      float64 `json:"discover_ms"`      // how long discovery took
+	UncertaintyPPM  float64 `json:"uncertainty_ppm"`  // see UncertaintyFrom
+	UncertaintyFrom string  `json:"uncertainty_from"` // what UncertaintyPPM is, or why there is none
+	KernelPPM       float64 `json:"kernel_ppm"`       // RateHz against KernelHz; 0 where either is missing
+
+	// Agreement with the raw monotonic clock.
+	WindowMS      float64 `json:"window_ms"`
+	DriftPPM      float64 `json:"drift_ppm"`       // positive where the counter runs fast
+	DriftBoundPPM float64 `json:"drift_bound_ppm"` // how far the brackets and the step alone may move DriftPPM
+	DriftAgainst  string  `json:"drift_against"`   // the clock compared with
+	DriftNote     string  `json:"drift_note"`      // why there is no drift; "" where measured
+
+	// Reads.
+	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, begin, end, now_cpu, time_now, monotonic, raw_monotonic
+	ReadNote  string             `json:"read_note"`  // why reads were skipped; "" where measured
+	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Now reads
+	StepNS    float64            `json:"step_ns"`    // StepTicks at the rate; 0 when refused
+
+	CrossCore crossCoreReport `json:"cross_core"`
+
+	Warnings []string `json:"warnings"` // [] where there is nothing to warn of
+
+	invariantWhy string // how Discover decided InvariantTSC, for the table
+}
+
+// newReport returns a report of this platform with nothing found yet: every
+// object and list empty rather than null, and no CPU named in cross_core.
+func newReport() report {
+	return report{
+		GOOS:      runtime.GOOS,
+		GOARCH:    runtime.GOARCH,
+		CPUFlags:  map[string]bool{},
+		ReadNS:    map[string]float64{},
+		Warnings:  []string{},
+		CrossCore: newCrossCoreReport(),
+	}
+}
+
+// A crossCoreReport is what handing readings between CPUs found.
+type crossCoreReport struct {
+	Checked         bool    `json:"checked"`
+	Reason          string  `json:"reason"`            // why not checked; "" where checked
+	CPUs            []int   `json:"cpus"`              // the CPUs checked
+	Pairs           int     `json:"pairs"`             // ordered CPU pairs checked
+	Handoffs        int     `json:"handoffs"`          // readings handed over, all pairs
+	WorstBackTicks  int64   `json:"worst_back_ticks"`  // the largest backward step; 0 for none
+	WorstBackNS     float64 `json:"worst_back_ns"`     // the same at the rate
+	WorstFrom       int     `json:"worst_from"`        // the CPU the reading came from; -1 for none
+	WorstTo         int     `json:"worst_to"`          // the CPU it was behind on; -1 for none
+	BackwardPairs   int     `json:"backward_pairs"`    // ordered pairs with any backward step
+	MinHandoffTicks int64   `json:"min_handoff_ticks"` // the quickest handoff: a skew under it goes unseen
+	MinHandoffNS    float64 `json:"min_handoff_ns"`    // the same at the rate
+}
+
+// newCrossCoreReport returns a cross_core object that checked nothing: an
+// empty list of CPUs and -1 for the CPUs of a worst step there is not.
+func newCrossCoreReport() crossCoreReport {
+	return crossCoreReport{CPUs: []int{}, WorstFrom: -1, WorstTo: -1}
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tickstamp/counter"
+)
+
+// A table gathers rows of names and values, aligned by a tabwriter.
+type table struct {
+	tw *tabwriter.Writer
+}
+
+// row adds a row named name whose value is format filled with args; an
+// empty name and value make the blank line that parts two sections.
+func (t table) row(name, format string, args ...any) {
+	fmt.Fprintf(t.tw, "%s\t%s\n", name, fmt.Sprintf(format, args...))
+}
+
+// writeTable prints r to out as an aligned table of names and values, in
+// sections parted by blank lines, and returns the error of the write. It
+// writes once, the whole table, so that a failing out fails the first write.
+func writeTable(out io.Writer, r report) error {
+	var buf bytes.Buffer
+	t := table{tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)}
+	tablePlatform(t, r)
+	t.row("", "")
+	tableDiscovery(t, r)
+	t.row("", "")
+	tableReads(t, r)
+	t.row("", "")
+	tableVerdict(t, r)
+	t.tw.Flush()
+	// The tabwriter pads the last column too: trim each line's padding.
+	var trimmed bytes.Buffer
+	for line := range strings.Lines(buf.String()) {
+		trimmed.WriteString(strings.TrimRight(line, " \n"))
+		trimmed.WriteByte('\n')
+	}
+	_, err := out.Write(trimmed.Bytes())
+	return err
+}
+
+// tablePlatform adds the platform's rows: CPU, hypervisor, Discover's
+// invariance decision, RDTSCP, clocksource and the kernel's rate.
+func tablePlatform(t table, r report) {
+	t.row("platform", "%s/%s, %d CPUs", r.GOOS, r.GOARCH, r.CPUs)
+	t.row("cpu", "%s (%s)", orUnknown(r.CPUBrand), orUnknown(r.CPUVendor))
+	if r.Hypervisor != "" {
+		t.row("hypervisor", "%s (a virtual machine: the hypervisor owns the counter's offset and rate)", r.Hypervisor)
+	} else {
+		t.row("hypervisor", "none seen")
+	}
+	if len(r.CPUFlags) > 0 {
+		t.row("invariant", "%s (%s; /proc/cpuinfo: %s)", r.InvariantTSC, r.invariantWhy, flagList(r.CPUFlags, "constant_tsc", "nonstop_tsc"))
+	} else {
+		t.row("invariant", "%s (%s)", r.InvariantTSC, r.invariantWhy)
+	}
+	if r.GOARCH == "amd64" || r.GOARCH == "386" {
+		if len(r.CPUFlags) > 0 {
+			t.row("rdtscp", "%s (CPUID; /proc/cpuinfo: %s)", yesNo(r.RDTSCP), flagList(r.CPUFlags, "rdtscp"))
+		} else {
+			t.row("rdtscp", "%s (CPUID)", yesNo(r.RDTSCP))
+		}
+	}
+	if r.Clocksource != "" {
+		t.row("clocksource", "%s", r.Clocksource)
+	}
+	if r.KernelHz != 0 {
+		t.row("kernel's rate", "%s (%d Hz, from the kernel log)", hzString(r.KernelHz), r.KernelHz)
+	}
+}
+
+// tableDiscovery adds discovery's rows, the rate or the refusal, and the
+// drift against the raw clock.
+func tableDiscovery(t table, r report) {
+	if r.Usable {
+		t.row("rate", "%s (%d Hz)", r.Rate, r.RateHz)
+		t.row("source", "%s", r.Source)
+		if r.ReportedHz != 0 && r.Source == counter.SourceMeasured.String() {
+			t.row("reported", "%s (%d Hz), distrusted: a short measurement disagreed", hzString(r.ReportedHz), r.ReportedHz)
+		}
+		t.row("discovery", "%.1f ms", r.DiscoverMS)
+		t.row("uncertainty", "%.3f ppm (%s)", r.UncertaintyPPM, r.UncertaintyFrom)
+		if r.KernelHz != 0 {
+			t.row("vs kernel", "%+.3f ppm (the kernel logs its rate to 1 kHz)", r.KernelPPM)
+		}
+	} else {
+		t.row("rate", "refused")
+		t.row("refusal", "%s", r.Refusal)
+		t.row("instead", "%s", r.Instead)
+		t.row("discovery", "%.1f ms", r.DiscoverMS)
+	}
+	if r.DriftNote == "" {
+		t.row("drift", "%+.3f ppm against %s over %.0f ms (±%.3f ppm from the brackets and the step)", r.DriftPPM, r.DriftAgainst, r.WindowMS, r.DriftBoundPPM)
+	} else {
+		t.row("drift", "%s", r.DriftNote)
+	}
+}
+
+// tableReads adds the cost of each read, the counter's step and what
+// handing readings between CPUs found.
+func tableReads(t table, r report) {
+	if r.ReadNote != "" {
+		t.row("reads", "%s", r.ReadNote)
+	} else {
+		for _, k := range readOrder {
+			if v, ok := r.ReadNS[k.key]; ok {
+				t.row("read "+k.name, "%.1f ns", v)
+			}
+		}
+		if r.Usable {
+			t.row("step", "%d ticks (%.1f ns): the smallest step between back-to-back Now reads", r.StepTicks, r.StepNS)
+		} else {
+			t.row("step", "%d ticks: the smallest step between back-to-back Now reads", r.StepTicks)
+		}
+	}
+	cc := r.CrossCore
+	switch {
+	case !cc.Checked:
+		t.row("cross-core", "%s", cc.Reason)
+	case cc.WorstBackTicks == 0:
+		t.row("cross-core", "no backward step in %d handoffs between %d ordered CPU pairs (a skew under %.0f ns, the quickest handoff or the step, would go unseen)", cc.Handoffs, cc.Pairs, max(cc.MinHandoffNS, r.StepNS))
+	default:
+		t.row("cross-core", "worst backward step %d ticks (%.0f ns), CPU %d to CPU %d; %d of %d ordered pairs stepped back in %d handoffs", cc.WorstBackTicks, cc.WorstBackNS, cc.WorstFrom, cc.WorstTo, cc.BackwardPairs, cc.Pairs, cc.Handoffs)
+	}
+}
+
+// tableVerdict adds the warnings and the verdict.
+func tableVerdict(t table, r report) {
+	for _, w := range r.Warnings {
+		t.row("warning", "%s", w)
+	}
+	if r.Usable {
+		t.row("verdict", "usable: counter.Discover gives a Counter at %s", r.Rate)
+	} else {
+		t.row("verdict", "refused: %s", r.Instead)
+	}
+}
+
+// readOrder is the order and the table's names of the reads in read_ns.
+var readOrder = []struct{ key, name string }{
+	{"now", "Now"},
+	{"begin", "Begin"},
+	{"end", "End"},
+	{"now_cpu", "NowCPU"},
+	{"monotonic", "MonotonicClock"},
+	{"time_now", "time.Now"},
+	{"raw_monotonic", "RawMonotonicClock"},
+}
+
+// orUnknown returns s, or "unknown" where s is empty.
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// flagList lists the named flags, present ones bare and absent ones as
+// "no name".
+func flagList(flags map[string]bool, names ...string) string {
+	var s []string
+	for _, f := range names {
+		if have, ok := flags[f]; ok {
+			if have {
+				s = append(s, f)
+			} else {
+				s = append(s, "no "+f)
+			}
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// hzString prints a rate in hertz as counter.TickRate does.
+func hzString(hz uint64) string {
+	r, err := counter.NewTickRate(hz)
+	if err != nil {
+		return "0 Hz"
+	}
+	return r.String()
+}
