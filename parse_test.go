@@ -554,36 +554,47 @@ func TestParseTickRateAgainstReference(t *testing.T) {
 // with an optional minus sign, and an optional unit.
 var tickSyntax = regexp.MustCompile(`^(-?[0-9]+)(?: ticks| tick)?$`)
 
-// checkParseTicks checks ParseTickstamp(s) and ParseTickdelta(s) against
-// their grammar and ranges worked out by math/big, that what they accept
-// prints back to the same value and that what they refuse they explain in a
-// bounded message.
-func checkParseTicks(t fatalfer, s string) {
-	var n *big.Int
-	if m := tickSyntax.FindStringSubmatch(s); m != nil {
-		n, _ = new(big.Int).SetString(m[1], 10)
+// tickCount returns the count s writes in tickSyntax, or nil.
+func tickCount(s string) *big.Int {
+	m := tickSyntax.FindStringSubmatch(s)
+	if m == nil {
+		return nil
 	}
-	stampOK := n != nil && s[0] != '-' && n.IsUint64()
-	deltaOK := n != nil && n.IsInt64()
+	n, _ := new(big.Int).SetString(m[1], 10)
+	return n
+}
+
+// checkParseTickstamp checks ParseTickstamp(s) against its grammar and range
+// worked out by math/big, that what it accepts prints back to the same value
+// and that what it refuses it explains in a bounded message.
+func checkParseTickstamp(t fatalfer, s string) {
+	n := tickCount(s)
 	stamp, err := ParseTickstamp(s)
-	checkTickResult(t, "tickstamp", s, err, stampOK)
-	if err == nil {
-		if stamp != Tickstamp(n.Uint64()) {
-			t.Fatalf("ParseTickstamp(%q) = %d; want %v", s, stamp, n)
-		}
-		if back, err := ParseTickstamp(stamp.String()); err != nil || back != stamp {
-			t.Fatalf("ParseTickstamp(%q) = %d, which reads back as %d, %v", s, stamp, back, err)
-		}
+	checkTickResult(t, "tickstamp", s, err, n != nil && s[0] != '-' && n.IsUint64())
+	if err != nil {
+		return
 	}
+	if stamp != Tickstamp(n.Uint64()) {
+		t.Fatalf("ParseTickstamp(%q) = %d; want %v", s, stamp, n)
+	}
+	if back, err := ParseTickstamp(stamp.String()); err != nil || back != stamp {
+		t.Fatalf("ParseTickstamp(%q) = %d, which reads back as %d, %v", s, stamp, back, err)
+	}
+}
+
+// checkParseTickdelta is checkParseTickstamp for ParseTickdelta.
+func checkParseTickdelta(t fatalfer, s string) {
+	n := tickCount(s)
 	delta, err := ParseTickdelta(s)
-	checkTickResult(t, "tickdelta", s, err, deltaOK)
-	if err == nil {
-		if delta != Tickdelta(n.Int64()) {
-			t.Fatalf("ParseTickdelta(%q) = %d; want %v", s, delta, n)
-		}
-		if back, err := ParseTickdelta(delta.String()); err != nil || back != delta {
-			t.Fatalf("ParseTickdelta(%q) = %d, which reads back as %d, %v", s, delta, back, err)
-		}
+	checkTickResult(t, "tickdelta", s, err, n != nil && n.IsInt64())
+	if err != nil {
+		return
+	}
+	if delta != Tickdelta(n.Int64()) {
+		t.Fatalf("ParseTickdelta(%q) = %d; want %v", s, delta, n)
+	}
+	if back, err := ParseTickdelta(delta.String()); err != nil || back != delta {
+		t.Fatalf("ParseTickdelta(%q) = %d, which reads back as %d, %v", s, delta, back, err)
 	}
 }
 
@@ -606,7 +617,8 @@ func TestParseTicksAgainstReference(t *testing.T) {
 			rapid.StringMatching(`-?[0-9]{1,21}( ticks?)?`),
 			rapid.StringMatching(`[-+ ]{0,2}[0-9x._]{0,22} ?(ticks?|TICKS|ns)? ?`),
 		).Draw(t, "s")
-		checkParseTicks(t, s)
+		checkParseTickstamp(t, s)
+		checkParseTickdelta(t, s)
 	})
 }
 
@@ -626,11 +638,18 @@ func FuzzParseTickRate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) { checkParseTickRate(t, s) })
 }
 
-func FuzzParseTicks(f *testing.F) {
-	for _, s := range []string{"1000 ticks", "1000", "1 tick", "-1", "-1000 ticks", "-", "18446744073709551616", "9223372036854775808", "", strings.Repeat("9", 1000)} {
+func FuzzParseTickstamp(f *testing.F) {
+	for _, s := range []string{"1000 ticks", "1000", "1 tick", "-1", "18446744073709551616", "", strings.Repeat("9", 1000)} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) { checkParseTicks(t, s) })
+	f.Fuzz(func(t *testing.T, s string) { checkParseTickstamp(t, s) })
+}
+
+func FuzzParseTickdelta(f *testing.F) {
+	for _, s := range []string{"-1000 ticks", "1000", "-1 tick", "-", "9223372036854775808", "", strings.Repeat("-9", 500)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkParseTickdelta(t, s) })
 }
 
 // FuzzConversion feeds the property of TestConversionAgainstBig to the
