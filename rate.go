@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 	"weak"
 )
 
@@ -211,8 +209,9 @@ func (r *TickRate) Set(s string) error {
 // SI's milli, and MHZ because it is millihertz in the upper-case-only
 // spelling of ISO 2955 and UCUM. The unit mHz, millihertz, is refused
 // whatever the number (even "1000 mHz"), since a millihertz is not a whole
-// number of hertz and mHz is far more often a mistyped MHz. Other mixes of
-// case, such as KHz or Ghz, are refused with the spelling to use.
+// number of hertz and mHz in a counter's rate is more likely a mistyped MHz.
+// Other mixes of case, such as KHz or Ghz, are refused with the spelling to
+// use.
 //
 // It refuses white space before or after the rate, a missing or unknown unit,
 // a sign, a number in any other form, a rate of zero (wrapping
@@ -264,11 +263,7 @@ func parseHertz(s string) (hz uint64, why string) {
 }
 
 // hasEdgeSpace reports whether s starts or ends with white space.
-func hasEdgeSpace(s string) bool {
-	first, _ := utf8.DecodeRuneInString(s)
-	last, _ := utf8.DecodeLastRuneInString(s)
-	return s != "" && (unicode.IsSpace(first) || unicode.IsSpace(last))
-}
+func hasEdgeSpace(s string) bool { return strings.TrimSpace(s) != s }
 
 // numberEnd returns the length of the number s starts with, read loosely:
 // a sign, a base prefix (0x, 0b, 0o), digits, points, commas, underscores and

@@ -114,7 +114,8 @@ func (d *Tickdelta) UnmarshalText(text []byte) error {
 
 // ParseTickstamp parses a reading written as by [Tickstamp.String]
 // ("1000 ticks", "1 tick") or as a bare decimal count ("1000"). It refuses a
-// sign, a count past 2⁶⁴−1 and anything else, with an error that says which.
+// sign, a count past 2⁶⁴−1 and anything else, with an error that says which
+// and quotes at most the first 64 bytes of s, followed by its length.
 func ParseTickstamp(s string) (Tickstamp, error) {
 	digits, err := splitTicks("tickstamp", s)
 	if err != nil {
@@ -133,7 +134,8 @@ func ParseTickstamp(s string) (Tickstamp, error) {
 // ParseTickdelta parses a span written as by [Tickdelta.String]
 // ("-1000 ticks", "1 tick") or as a bare decimal count ("-1000"). It refuses
 // a count outside [MinTickdelta] to [MaxTickdelta] and anything else, with an
-// error that says which.
+// error that says which and quotes at most the first 64 bytes of s, followed
+// by its length.
 func ParseTickdelta(s string) (Tickdelta, error) {
 	digits, err := splitTicks("tickdelta", s)
 	if err != nil {
