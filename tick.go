@@ -1,7 +1,6 @@
 package counter
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -115,7 +114,8 @@ func (d *Tickdelta) UnmarshalText(text []byte) error {
 
 // ParseTickstamp parses a reading written as by [Tickstamp.String]
 // ("1000 ticks", "1 tick") or as a bare decimal count ("1000"). It refuses a
-// sign, a count past 2⁶⁴−1 and anything else, with an error that says which.
+// sign, a count past 2⁶⁴−1 and anything else, with an error that says which
+// and quotes at most the first 64 bytes of s, followed by its length.
 func ParseTickstamp(s string) (Tickstamp, error) {
 	digits, err := splitTicks("tickstamp", s)
 	if err != nil {
@@ -134,7 +134,8 @@ func ParseTickstamp(s string) (Tickstamp, error) {
 // ParseTickdelta parses a span written as by [Tickdelta.String]
 // ("-1000 ticks", "1 tick") or as a bare decimal count ("-1000"). It refuses
 // a count outside [MinTickdelta] to [MaxTickdelta] and anything else, with an
-// error that says which.
+// error that says which and quotes at most the first 64 bytes of s, followed
+// by its length.
 func ParseTickdelta(s string) (Tickdelta, error) {
 	digits, err := splitTicks("tickdelta", s)
 	if err != nil {
@@ -166,28 +167,6 @@ func splitTicks(what, s string) (string, error) {
 	}
 	return digits, nil
 }
-
-func numError(what, s string, err error) error {
-	if errors.Is(err, strconv.ErrRange) {
-		return parseError(what, s, "is out of range")
-	}
-	return parseError(what, s, "is not a decimal count of ticks")
-}
-
-// parseError builds the error of every parser: `counter: tickrate "x" why`.
-func parseError(what, s, why string) error {
-	return &wrapError{msg: "counter: " + what + " " + strconv.Quote(s) + " " + why}
-}
-
-// A wrapError is an error with its own message that also wraps a sentinel,
-// for errors.Is, without repeating the sentinel's text.
-type wrapError struct {
-	msg     string
-	wrapped error
-}
-
-func (e *wrapError) Error() string { return e.msg }
-func (e *wrapError) Unwrap() error { return e.wrapped }
 
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
