@@ -113,12 +113,13 @@ func invariantDecision(goarch string, err error) (verdict, why string) {
 }
 
 // uncertainty returns how good a discovered rate is, in ppm, and what that
-// number is: the measurement's standard error where the rate was measured,
+// number is: how far a repeat of the measurement typically lands (its
+// estimated standard deviation, Measurement.SpreadPPM) where the rate was measured,
 // the short check's disagreement where the hardware reported it.
 func uncertainty(d counter.Discovery) (float64, string) {
 	switch {
 	case d.Measured != nil:
-		return d.Measured.SpreadPPM, fmt.Sprintf("standard error of a %.1f ms measurement", float64(d.Measured.Window)/1e6)
+		return d.Measured.SpreadPPM, fmt.Sprintf("typical distance of a repeated %.1f ms measurement", float64(d.Measured.Window)/1e6)
 	case d.Check != nil:
 		return math.Abs(d.DisagreementPPM()), fmt.Sprintf("disagreement of the reported rate with a %.1f ms measurement", float64(d.Check.Window)/1e6)
 	}
