@@ -1,0 +1,259 @@
+package counter
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tickstamp/counter/internal/affinity"
+)
+
+// ErrCoresDisagree is wrapped by a [*CoresError]: the counters of the CPUs
+// this process may run on are offset from one another by more than the
+// measurement can explain, so a span that starts on one CPU and ends on
+// another is wrong by that offset, and may be negative. Read
+// [MonotonicClock] instead, or pin the process to CPUs that agree and
+// discover again.
+var ErrCoresDisagree = errors.New("counter: the CPUs' counters disagree")
+
+// A CPUOffset is one CPU's counter placed against the first CPU's.
+type CPUOffset struct {
+	CPU int // the CPU's number, as Linux counts them
+
+	// Offset is how far this CPU's counter is ahead of the first CPU's
+	// (behind, where negative) at the same instant of the raw clock,
+	// converted at the rate in use; 0 for the first CPU itself.
+	Offset time.Duration
+
+	// Bound is the largest offset the measurement can explain: an offset
+	// within ±Bound may be the measurement's alone. See [CPUCheck].
+	Bound time.Duration
+}
+
+// A CPUCheck is what [DiscoverDetails] found when it placed the counter of
+// each CPU in the process's affinity mask against the raw clock.
+//
+// The thread is pinned to each CPU in turn, first to last and back to the
+// first, and on each CPU it takes the tightest of several brackets: a
+// reading of the raw clock between two ordered readings of the counter. The
+// two visits to the first CPU fix the first CPU's counter against the raw
+// clock at both ends of the tour; each other CPU's offset is its bracket's
+// midpoint less the first CPU's counter interpolated to the same raw
+// instant. That makes the rate in use, and its error, drop out: the
+// interpolation's error, from the rate the two visits imply and the time the
+// tour took, is no more than the wider of the first CPU's two half-widths.
+// So the bound of each CPU is
+//
+//	its bracket's half-width + the wider half-width of the first CPU's two
+//	+ the counter's step + 2 ns (the raw clock reads whole nanoseconds)
+//
+// which holds whatever the system call did inside the brackets, as long as
+// every CPU's raw clock is the same clock. On a 2-vCPU KVM guest whose raw
+// clock is a 1.3 µs system call, a bound is about 1.5 to 3 µs.
+type CPUCheck struct {
+	// CPUs are the CPUs checked, in the order visited, the first being the
+	// one the others are placed against.
+	CPUs []CPUOffset
+	// Unchecked are the CPUs of the mask that were not checked: the thread
+	// could not be pinned to them (gone offline, or out of the process's
+	// cpuset since), or could not be pinned back to the first CPU, or the
+	// tour ended because a thread's mask could not be restored. Where
+	// fewer than two CPUs were checked, CPUs is nil and Unchecked holds
+	// every CPU of the mask.
+	Unchecked []int
+	// Brackets is how many brackets were taken on each CPU visit: fewer on
+	// machines with many CPUs, so that the check stays within its budget.
+	Brackets int
+	// Took is how long the check took.
+	Took time.Duration
+}
+
+// Largest returns the CPU whose offset is largest in size, with its offset
+// and bound; the zero CPUOffset where fewer than two CPUs were checked.
+func (c *CPUCheck) Largest() CPUOffset {
+	var largest CPUOffset
+	if c == nil || len(c.CPUs) < 2 {
+		return largest
+	}
+	largest = c.CPUs[1]
+	for _, o := range c.CPUs[2:] {
+		if o.Offset.Abs() > largest.Offset.Abs() {
+			largest = o
+		}
+	}
+	return largest
+}
+
+// Bound returns the widest bound of any CPU checked: an offset between any
+// CPU and the first that is within it may be the measurement's alone. It is
+// 0 where fewer than two CPUs were checked.
+func (c *CPUCheck) Bound() time.Duration {
+	var b time.Duration
+	if c == nil || len(c.CPUs) < 2 {
+		return b
+	}
+	for _, o := range c.CPUs[1:] {
+		b = max(b, o.Bound)
+	}
+	return b
+}
+
+// A CoresError is the refusal of counters that disagree between CPUs. It
+// wraps [ErrCoresDisagree]; its message names each CPU that is out of bound
+// and its offset.
+type CoresError struct {
+	Check *CPUCheck // the whole check, every CPU's offset and bound
+}
+
+func (e *CoresError) Error() string {
+	var b strings.Builder
+	b.WriteString("counter: the CPUs' counters disagree:")
+	first := e.Check.CPUs[0].CPU
+	for _, o := range e.Check.CPUs[1:] {
+		if o.Offset.Abs() > o.Bound {
+			b.WriteString(" CPU " + strconv.Itoa(o.CPU) + " is " + o.Offset.String() + " from CPU " + strconv.Itoa(first) +
+				" (the measurement explains ±" + o.Bound.String() + ");")
+		}
+	}
+	b.WriteString(" read MonotonicClock instead, or pin the process to CPUs that agree")
+	return b.String()
+}
+
+func (e *CoresError) Unwrap() error { return ErrCoresDisagree }
+
+// The per-CPU check's budget: cpuBracketBudget brackets in all, shared out
+// between the CPUs, between minCPUBrackets and maxCPUBrackets on each. A
+// bracket costs one read of the raw clock (about 0.3 µs, or 1.3 µs where the
+// clock is a full system call) and pinning costs a migration (a few µs to
+// tens of µs on a busy machine), so 2 CPUs take 32 brackets each and 256
+// CPUs 4 each: about 0.3 ms of brackets and 257 migrations.
+const (
+	cpuBracketBudget = 512
+	minCPUBrackets   = 4
+	maxCPUBrackets   = 32
+)
+
+// A cpuTour is what the per-CPU check reads and calls; checkCPUs fills it
+// with the machine's, and tests with fakes.
+type cpuTour struct {
+	clocks  refClocks
+	allowed func() ([]int, error)
+	pin     func(cpu int) (unpin func() error, err error)
+}
+
+// checkCPUs places the counter of every CPU in the affinity mask against
+// the raw clock, and refuses with a [*CoresError] where any CPU's offset
+// from the first is past its bound. It returns nil and no error where there
+// is no affinity call or the mask holds one CPU.
+func checkCPUs(rate TickRate) (*CPUCheck, error) {
+	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin}.run(rate)
+}
+
+// run makes the tour on a goroutine of its own: where a CPU mask cannot be
+// restored, that goroutine ends locked to its thread, and the runtime ends
+// the thread with it rather than hand the caller a pinned one.
+func (t cpuTour) run(rate TickRate) (*CPUCheck, error) {
+	cpus, err := t.allowed()
+	if err != nil || len(cpus) < 2 {
+		return nil, nil // no affinity call, or only one CPU to run on
+	}
+	done := make(chan *CPUCheck)
+	go func() { done <- t.visit(cpus, rate) }()
+	check := <-done
+	if len(check.CPUs) < 2 {
+		return check, nil
+	}
+	for _, o := range check.CPUs[1:] {
+		if o.Offset.Abs() > o.Bound {
+			return check, &CoresError{Check: check}
+		}
+	}
+	return check, nil
+}
+
+// A cpuVisit is the tightest bracket taken on one CPU.
+type cpuVisit struct {
+	cpu int
+	b   bracket
+}
+
+// visit pins the thread to each CPU in turn and back to the first, and
+// works out the offsets from the brackets.
+func (t cpuTour) visit(cpus []int, rate TickRate) *CPUCheck {
+	start := nanotime()
+	check := &CPUCheck{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
+	defer func() { check.Took = time.Duration(nanotime() - start) }()
+	visits := make([]cpuVisit, 0, len(cpus))
+	back := bracket{width: -1}
+	var step Tickdelta
+	for i := 0; i <= len(cpus); i++ {
+		var cpu int
+		switch {
+		case i < len(cpus):
+			cpu = cpus[i]
+		case len(visits) > 0:
+			cpu = visits[0].cpu // back to the first CPU that was checked
+		default:
+			return check // no CPU could be pinned
+		}
+		unpin, err := t.pin(cpu)
+		if err != nil {
+			if i == len(cpus) {
+				// The first CPU is gone: nothing to interpolate against.
+				check.Unchecked = cpus
+				return check
+			}
+			check.Unchecked = append(check.Unchecked, cpu)
+			continue
+		}
+		b, _, _, _ := t.clocks.tightest(check.Brackets)
+		step = max(step, t.clocks.step())
+		if err := unpin(); err != nil {
+			// The thread stays locked and pinned, and ends with this
+			// goroutine; the tour ends here, unchecked.
+			check.Unchecked = cpus
+			return check
+		}
+		switch {
+		case b.width < 0:
+			check.Unchecked = append(check.Unchecked, cpu) // its counter only went backwards
+		case i == len(cpus):
+			back = b
+		default:
+			visits = append(visits, cpuVisit{cpu, b})
+		}
+	}
+	if len(visits) < 2 || back.width < 0 {
+		check.Unchecked = cpus
+		return check
+	}
+	check.CPUs = offsets(visits, back, rate, step)
+	return check
+}
+
+// offsets places each visit against the first CPU's counter, interpolated
+// between its first bracket, visits[0], and its last, back: see [CPUCheck]
+// for the bound.
+func offsets(visits []cpuVisit, back bracket, rate TickRate, step Tickdelta) []CPUOffset {
+	first := visits[0].b
+	span := float64(back.raw - first.raw)
+	advance := float64(back.mid.Sub(first.mid))
+	ref := max(first.width, back.width)
+	out := make([]CPUOffset, len(visits))
+	out[0] = CPUOffset{CPU: visits[0].cpu}
+	for i, v := range visits[1:] {
+		expected := 0.0 // ticks after first.mid
+		if span > 0 {
+			expected = advance * float64(v.b.raw-first.raw) / span
+		}
+		off := Tickdelta(float64(v.b.mid.Sub(first.mid)) - expected)
+		bound := (v.b.width+ref)/2 + step
+		out[i+1] = CPUOffset{
+			CPU:    v.cpu,
+			Offset: off.Duration(rate),
+			Bound:  bound.Duration(rate) + 2*time.Nanosecond,
+		}
+	}
+	return out
+}

@@ -1,0 +1,231 @@
+package counter
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeCPUs is a machine whose CPUs each have a counter at 2.5 GHz, offset
+// from true time by their own amount; every read takes time, so brackets
+// have width, and a raw read takes longer than a counter read.
+type fakeCPUs struct {
+	now      int64                 // true time, ns
+	offset   map[int]time.Duration // each CPU's counter, ahead of true time
+	cpu      int                   // the CPU the thread is pinned to
+	allowed  []int
+	failPin  map[int]bool // CPUs that cannot be pinned
+	failBack bool         // the second pin of the first CPU fails
+	pins     map[int]int
+	unpinErr error
+	back     bool // every read of the counter goes backwards
+}
+
+const fakeHz = 2_500_000_000
+
+func (f *fakeCPUs) counter() Tickstamp {
+	f.now += 10
+	ticks := Tickstamp((f.now + int64(f.offset[f.cpu])) * fakeHz / 1e9)
+	if f.back {
+		return Tickstamp(1<<40) - Tickstamp(f.now)
+	}
+	return ticks
+}
+
+func (f *fakeCPUs) raw() int64 {
+	f.now += 700
+	r := f.now
+	f.now += 600
+	return r
+}
+
+func (f *fakeCPUs) tour() cpuTour {
+	return cpuTour{
+		clocks:  refClocks{counter: f.counter, raw: f.raw},
+		allowed: func() ([]int, error) { return slices.Clone(f.allowed), nil },
+		pin: func(cpu int) (func() error, error) {
+			if f.pins == nil {
+				f.pins = map[int]int{}
+			}
+			f.pins[cpu]++
+			if f.failPin[cpu] || (f.failBack && f.pins[cpu] == 2) {
+				return nil, errors.New("invalid argument")
+			}
+			f.cpu = cpu
+			f.now += 20_000 // a migration
+			return func() error { return f.unpinErr }, nil
+		},
+	}
+}
+
+func fakeRate(t *testing.T) TickRate {
+	r, err := NewTickRate(fakeHz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCPUCheckAgrees(t *testing.T) {
+	f := &fakeCPUs{allowed: []int{0, 1, 2, 3}, offset: map[int]time.Duration{}}
+	check, err := f.tour().run(fakeRate(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(check.CPUs); got != 4 || check.Unchecked != nil {
+		t.Fatalf("checked %v, unchecked %v; want all 4", check.CPUs, check.Unchecked)
+	}
+	for _, o := range check.CPUs {
+		if o.Offset.Abs() > o.Bound {
+			t.Errorf("CPU %d offset %v past its bound %v", o.CPU, o.Offset, o.Bound)
+		}
+	}
+	// Each bracket is 1.3 µs plus two counter reads wide, the step 10 ns:
+	// a bound is (1.32 + 1.32)/2 µs + 10 ns + 2 ns.
+	if b := check.Bound(); b < 1300*time.Nanosecond || b > 1400*time.Nanosecond {
+		t.Errorf("Bound() = %v; want about 1.33 µs", b)
+	}
+	if check.Brackets != maxCPUBrackets {
+		t.Errorf("Brackets = %d; want %d for 4 CPUs", check.Brackets, maxCPUBrackets)
+	}
+}
+
+// TestCPUCheckRefusesOffsetCPU is the Ryzen laptop: CPU 0 1.6 s behind the
+// others.
+func TestCPUCheckRefusesOffsetCPU(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		offset map[int]time.Duration
+		bad    int
+		want   time.Duration
+	}{
+		{"first CPU behind", map[int]time.Duration{0: -1600 * time.Millisecond}, 1, 1600 * time.Millisecond},
+		{"a later CPU ahead", map[int]time.Duration{2: 1600 * time.Millisecond}, 2, 1600 * time.Millisecond},
+		{"just past the bound", map[int]time.Duration{3: 2 * time.Microsecond}, 3, 2 * time.Microsecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeCPUs{allowed: []int{0, 1, 2, 3}, offset: tc.offset}
+			check, err := f.tour().run(fakeRate(t))
+			var ce *CoresError
+			if !errors.Is(err, ErrCoresDisagree) || !errors.As(err, &ce) {
+				t.Fatalf("error %v; want a *CoresError wrapping ErrCoresDisagree", err)
+			}
+			if ce.Check != check {
+				t.Errorf("the error's check is not the one returned")
+			}
+			largest := check.Largest()
+			if largest.CPU != tc.bad {
+				t.Errorf("Largest() = CPU %d; want CPU %d", largest.CPU, tc.bad)
+			}
+			if d := (largest.Offset - tc.want).Abs(); d > largest.Bound {
+				t.Errorf("largest offset %v; want %v within %v", largest.Offset, tc.want, largest.Bound)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "counter: the CPUs' counters disagree: CPU ") ||
+				!strings.Contains(msg, "read MonotonicClock instead") || strings.HasSuffix(msg, ".") {
+				t.Errorf("message %q", msg)
+			}
+		})
+	}
+}
+
+// TestCPUCheckBudget: many CPUs share a fixed number of brackets.
+func TestCPUCheckBudget(t *testing.T) {
+	for _, n := range []int{2, 16, 64, 256} {
+		f := &fakeCPUs{offset: map[int]time.Duration{}}
+		for cpu := range n {
+			f.allowed = append(f.allowed, cpu)
+		}
+		check, err := f.tour().run(fakeRate(t))
+		if err != nil {
+			t.Fatalf("%d CPUs: %v", n, err)
+		}
+		want := max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/n))
+		if check.Brackets != want || len(check.CPUs) != n {
+			t.Errorf("%d CPUs: %d brackets each, %d checked; want %d, %d", n, check.Brackets, len(check.CPUs), want, n)
+		}
+		// The budget, and one more visit, except where every CPU's least
+		// number of brackets is past it.
+		if total, budget := check.Brackets*(n+1), max(cpuBracketBudget, minCPUBrackets*n)+check.Brackets; total > budget {
+			t.Errorf("%d CPUs took %d brackets; the budget is %d", n, total, budget)
+		}
+	}
+}
+
+func TestCPUCheckSkipsAndFailures(t *testing.T) {
+	rate := fakeRate(t)
+	t.Run("one CPU", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{3}}
+		if check, err := f.tour().run(rate); check != nil || err != nil {
+			t.Errorf("= %v, %v; want nil, nil", check, err)
+		}
+	})
+	t.Run("no affinity call", func(t *testing.T) {
+		tour := (&fakeCPUs{}).tour()
+		tour.allowed = func() ([]int, error) { return nil, errors.ErrUnsupported }
+		if check, err := tour.run(rate); check != nil || err != nil {
+			t.Errorf("= %v, %v; want nil, nil", check, err)
+		}
+	})
+	t.Run("a CPU cannot be pinned", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1, 2}, failPin: map[int]bool{1: true}, offset: map[int]time.Duration{}}
+		check, err := f.tour().run(rate)
+		if err != nil || len(check.CPUs) != 2 || !slices.Equal(check.Unchecked, []int{1}) {
+			t.Errorf("= %+v, %v; want CPUs 0 and 2 checked, 1 not", check, err)
+		}
+	})
+	t.Run("the first CPU cannot be pinned", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1, 2}, failPin: map[int]bool{0: true}, offset: map[int]time.Duration{}}
+		check, err := f.tour().run(rate)
+		if err != nil || len(check.CPUs) != 2 || check.CPUs[0].CPU != 1 || f.pins[1] != 2 {
+			t.Errorf("= %+v, %v (pins %v); want CPUs 1 and 2 checked against 1", check, err, f.pins)
+		}
+	})
+	t.Run("only one CPU can be pinned", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1}, failPin: map[int]bool{0: true}, offset: map[int]time.Duration{}}
+		check, err := f.tour().run(rate)
+		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
+			t.Errorf("= %+v, %v; want nothing checked", check, err)
+		}
+	})
+	t.Run("no CPU can be pinned", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1}, failPin: map[int]bool{0: true, 1: true}}
+		check, err := f.tour().run(rate)
+		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
+			t.Errorf("= %+v, %v; want nothing checked", check, err)
+		}
+	})
+	t.Run("the first CPU cannot be pinned again", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1}, failBack: true, offset: map[int]time.Duration{}}
+		check, err := f.tour().run(rate)
+		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
+			t.Errorf("= %+v, %v; want nothing checked", check, err)
+		}
+	})
+	t.Run("a mask cannot be restored", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1}, unpinErr: errors.New("invalid argument"), offset: map[int]time.Duration{}}
+		check, err := f.tour().run(rate)
+		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) || f.pins[1] != 0 {
+			t.Errorf("= %+v, %v (pins %v); want the tour ended at the first CPU", check, err, f.pins)
+		}
+	})
+	t.Run("the counter only goes backwards", func(t *testing.T) {
+		f := &fakeCPUs{allowed: []int{0, 1}, back: true}
+		check, err := f.tour().run(rate)
+		if err != nil || check.CPUs != nil {
+			t.Errorf("= %+v, %v; want nothing checked", check, err)
+		}
+	})
+	t.Run("nil and short checks", func(t *testing.T) {
+		var none *CPUCheck
+		if none.Largest() != (CPUOffset{}) || none.Bound() != 0 {
+			t.Errorf("a nil check has a largest offset or a bound")
+		}
+		one := &CPUCheck{CPUs: []CPUOffset{{CPU: 4}}}
+		if one.Largest() != (CPUOffset{}) || one.Bound() != 0 {
+			t.Errorf("a one-CPU check has a largest offset or a bound")
+		}
+	})
+}

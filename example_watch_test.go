@@ -1,0 +1,64 @@
+package counter_test
+
+import (
+	"context"
+	"log"
+	"sync/atomic"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// A service times with the counter, keeps a Watch running beside it, and
+// acts on each event: on an untrusted counter it switches its Clock to the
+// monotonic clock and alerts; on a degraded one it adopts the watch's
+// refined rate (or discovers again) and starts a new watch. Readers load the
+// Clock through an atomic pointer, so the switch needs no lock.
+func ExampleWatch() {
+	var clock atomic.Pointer[counter.Clock]
+	use := func(c counter.Clock) { clock.Store(&c) }
+
+	c, err := counter.Discover()
+	if err != nil {
+		log.Printf("no counter (%v): timing with the monotonic clock", err)
+		use(counter.MonotonicClock{})
+		return
+	}
+	use(c)
+
+	ctx, stop := context.WithTimeout(context.Background(), 3*time.Second)
+	defer stop()
+	events := make(chan counter.Event, 16)
+	w, err := counter.NewWatch(c, counter.WatchOptions{Events: events})
+	if err != nil {
+		log.Printf("cannot watch the counter: %v", err) // keep it, unwatched, or fall back
+		return
+	}
+	go w.Run(ctx)
+
+	for {
+		select {
+		case <-ctx.Done():
+			r := w.Refined()
+			log.Printf("refined rate %.0f Hz ± %.4f ppm over %d checks", r.Hz, r.UncertaintyPPM, r.Checks)
+			return
+		case e := <-events:
+			log.Printf("counter: %v (state %v)", e, w.State()) // and alert
+			switch e.Severity {
+			case counter.Untrusted:
+				// Jumps, a clocksource the kernel gave up on, CPUs that
+				// disagree: spans across the fault are wrong by any amount.
+				use(counter.MonotonicClock{})
+				return
+			case counter.Degraded:
+				// The rate moved: convert at the rate the raw clock gives
+				// the counter now. Stored readings are ticks of the same
+				// counter; they convert better at the refined rate too. A
+				// new Watch of the new Counter would then watch that rate.
+				if rate, err := w.Refined().Rate(); err == nil {
+					use(counter.New(rate))
+				}
+			}
+		}
+	}
+}

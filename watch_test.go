@@ -1,0 +1,445 @@
+package counter
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// fakeHost is a counter and a raw clock on synctest's fake time: true
+// time is the bubble's time since the start, plus the time the reads
+// themselves take (from 30 ns to half a microsecond each, varying), so that
+// brackets have width and the raw clock is read at varying places within
+// them. Faults are set at true times.
+type fakeHost struct {
+	epoch time.Time
+	extra int64 // ns the reads have taken
+	seed  uint64
+
+	hz      float64       // the counter's rate before any change
+	rateAt  time.Duration // when its rate changes by ratePPM (never where 0)
+	ratePPM float64
+	jumpAt  time.Duration // when its offset steps by jump (never where 0)
+	jump    time.Duration
+
+	sourceAt   time.Duration // when the clocksource file changes (never where 0)
+	sourceFrom string
+	sourceTo   string
+	sourceErr  error // what reading the file returns after sourceAt, instead of sourceTo
+	noSource   bool  // there is no file
+	badSource  bool  // the file cannot be read
+	closed     int
+
+	cpuAt time.Duration // when the per-CPU check starts refusing (never where 0)
+}
+
+// now returns true time in ns, advancing it by one read.
+func (f *fakeHost) now(cost int64) int64 {
+	f.seed = f.seed*6364136223846793005 + 1442695040888963407
+	f.extra += cost + int64(f.seed>>33)%(cost*4+1)
+	return int64(time.Since(f.epoch)) + f.extra
+}
+
+func (f *fakeHost) raw() int64 {
+	t := f.now(100)
+	f.now(100)
+	return t
+}
+
+func (f *fakeHost) counter() Tickstamp {
+	t := float64(f.now(15))
+	ticks := t * f.hz / 1e9
+	if f.rateAt != 0 && t > float64(f.rateAt) {
+		ticks += (t - float64(f.rateAt)) * f.hz / 1e9 * f.ratePPM / 1e6
+	}
+	if f.jumpAt != 0 && t > float64(f.jumpAt) {
+		ticks += float64(f.jump) * f.hz / 1e9
+	}
+	return Tickstamp(1e12 + ticks)
+}
+
+func (f *fakeHost) deps() watchDeps {
+	return watchDeps{
+		clocks:  refClocks{counter: f.counter, raw: f.raw},
+		haveRaw: true,
+		clocksrc: func() (func([]byte) (int, error), func() error, error) {
+			if f.noSource {
+				return nil, nil, errors.New("no such file or directory")
+			}
+			read := func(b []byte) (int, error) {
+				if f.badSource {
+					return 0, errors.New("input/output error")
+				}
+				if f.sourceAt != 0 && time.Since(f.epoch) >= f.sourceAt {
+					if f.sourceErr != nil {
+						return 0, f.sourceErr
+					}
+					return copy(b, f.sourceTo+"\n"), nil
+				}
+				return copy(b, f.sourceFrom+"\n"), nil
+			}
+			return read, func() error { f.closed++; return nil }, nil
+		},
+		checkCPUs: func(TickRate) (*CPUCheck, error) {
+			if f.cpuAt != 0 && time.Since(f.epoch) >= f.cpuAt {
+				check := &CPUCheck{CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: -1600 * time.Millisecond, Bound: 2 * time.Microsecond}}}
+				return check, &CoresError{Check: check}
+			}
+			return &CPUCheck{}, nil
+		},
+		counterSrc: isCounterClocksource,
+	}
+}
+
+// watchFor runs a watch of f, made with opts, for d of fake time, and
+// returns it and the events it raised.
+func watchFor(t *testing.T, f *fakeHost, opts WatchOptions, d time.Duration) (*Watch, []Event) {
+	t.Helper()
+	f.epoch = time.Now()
+	if f.hz == 0 {
+		f.hz = 2_096_000_000
+	}
+	if f.sourceFrom == "" {
+		f.sourceFrom = "tsc"
+	}
+	events := make(chan Event, 100)
+	opts.Events = events
+	rate, _ := NewTickRate(uint64(f.hz))
+	w, err := newWatch(rate, opts, f.deps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error)
+	go func() { done <- w.Run(ctx) }()
+	time.Sleep(d)
+	synctest.Wait()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	close(events)
+	var got []Event
+	for e := range events {
+		got = append(got, e)
+	}
+	return w, got
+}
+
+// detected checks that the events are one of kind, raised within two
+// periods of at, of severity sev, and returns it.
+func detected(t *testing.T, f *fakeHost, events []Event, kind EventKind, sev WatchState, at, period time.Duration) Event {
+	t.Helper()
+	if len(events) != 1 || events[0].Kind != kind {
+		t.Fatalf("events %v; want one %v", events, kind)
+	}
+	e := events[0]
+	if after := e.At.Sub(f.epoch) - at; after < 0 || after > 2*period {
+		t.Errorf("%v raised %v after the fault; want within two periods (%v)", kind, after, 2*period)
+	}
+	if e.Severity != sev {
+		t.Errorf("severity %v; want %v", e.Severity, sev)
+	}
+	return e
+}
+
+func TestWatchQuiet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{}
+		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
+		if len(events) != 0 || w.State() != Trusted {
+			t.Fatalf("events %v, state %v; want none, trusted", events, w.State())
+		}
+		r := w.Refined()
+		if r.Checks != 61 || math.Abs(r.Hz-f.hz)/f.hz*1e6 > 0.01 || r.UncertaintyPPM > 0.01 {
+			t.Errorf("refined %+v; want 61 checks within 0.01 ppm of %v Hz", r, f.hz)
+		}
+		if math.Abs(r.Hz-f.hz)/f.hz*1e6 > 4*r.UncertaintyPPM+1e-6 {
+			t.Errorf("refined %v Hz, %v from the truth: more than 4 standard errors (%v ppm)", r.Hz, r.Hz-f.hz, r.UncertaintyPPM)
+		}
+		if f.closed != 1 {
+			t.Errorf("clocksource file closed %d times; want 1", f.closed)
+		}
+	})
+}
+
+func TestWatchRateChange(t *testing.T) {
+	for _, ppm := range []float64{100, -100, 10, 5000} {
+		t.Run(strings.ReplaceAll(time.Duration(ppm).String(), "ns", "ppm"), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: ppm}
+				w, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
+				sev := Degraded
+				if ppm > untrustedRatePPM {
+					sev = Untrusted
+				}
+				e := detected(t, f, events, EventRate, sev, f.rateAt, time.Second)
+				if math.Abs(e.Value-ppm) > e.Threshold || e.Threshold > 3 {
+					t.Errorf("rate %v ppm, threshold %v ppm; want %v ppm", e.Value, e.Threshold, ppm)
+				}
+				if w.State() != sev {
+					t.Errorf("state %v; want %v", w.State(), sev)
+				}
+				// The refined rate follows the new rate.
+				want := f.hz * (1 + ppm/1e6)
+				if r := w.Refined(); math.Abs(r.Hz-want)/want*1e6 > 0.05 || r.Checks < 10 {
+					t.Errorf("refined %+v; want %v Hz", r, want)
+				}
+			})
+		})
+	}
+}
+
+func TestWatchJump(t *testing.T) {
+	for _, jump := range []time.Duration{time.Millisecond, -time.Millisecond, 10 * time.Microsecond, -1600 * time.Millisecond} {
+		t.Run(jump.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fakeHost{jumpAt: 3500 * time.Millisecond, jump: jump}
+				w, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
+				e := detected(t, f, events, EventJump, Untrusted, f.jumpAt, time.Second)
+				if math.Abs(e.Value-float64(jump)) > e.Threshold || e.Threshold > 3000 {
+					t.Errorf("jump %v ns, threshold %v ns; want %v", e.Value, e.Threshold, jump)
+				}
+				// The refined rate takes the jump out.
+				if r := w.Refined(); math.Abs(r.Hz-f.hz)/f.hz*1e6 > 0.05 {
+					t.Errorf("refined %+v; want %v Hz", r, f.hz)
+				}
+			})
+		})
+	}
+}
+
+// TestWatchMigration is a change of rate and offset at once: both are seen.
+func TestWatchMigration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: 200, jumpAt: 3500 * time.Millisecond, jump: 50 * time.Millisecond}
+		_, events := watchFor(t, f, WatchOptions{}, 10*time.Second)
+		if len(events) != 2 || events[0].Kind != EventJump || events[1].Kind != EventRate {
+			t.Fatalf("events %v; want a jump and a rate", events)
+		}
+		if math.Abs(events[0].Value-float64(f.jump)) > 200e-6*1e9 || math.Abs(events[1].Value-200) > events[1].Threshold {
+			t.Errorf("events %v; want a 50 ms jump and 200 ppm", events)
+		}
+	})
+}
+
+// TestWatchRateInUseOff: the rate in use is 1.2 ppm off the raw clock's,
+// too little for one period to see: the rate since the start shows it.
+func TestWatchRateInUseOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{hz: 2_096_000_000, rateAt: time.Nanosecond, ratePPM: 1.2}
+		w, events := watchFor(t, f, WatchOptions{}, 30*time.Second)
+		if len(events) != 1 || events[0].Kind != EventRateSinceStart || events[0].Severity != Degraded {
+			t.Fatalf("events %v; want one rate-since-start", events)
+		}
+		if e := events[0]; math.Abs(e.Value-1.2) > 0.1 || e.Threshold < 1 || e.Threshold > e.Value {
+			t.Errorf("event %v; want 1.2 ppm against a threshold between 1 and it", e)
+		}
+		if w.State() != Degraded {
+			t.Errorf("state %v", w.State())
+		}
+	})
+}
+
+func TestWatchClocksource(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		err      error
+		sev      WatchState
+	}{
+		{"tsc", "hpet", nil, Untrusted},
+		{"arch_sys_counter", "jiffies", nil, Untrusted},
+		{"kvm-clock", "hpet", nil, Degraded},
+		{"hpet", "tsc", nil, Degraded},
+		{"tsc", "", errors.New("input/output error"), Degraded},
+	} {
+		t.Run(tc.from+"→"+tc.to, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fakeHost{sourceAt: 3500 * time.Millisecond, sourceFrom: tc.from, sourceTo: tc.to, sourceErr: tc.err}
+				w, events := watchFor(t, f, WatchOptions{}, 10*time.Second)
+				e := detected(t, f, events, EventClocksource, tc.sev, f.sourceAt, time.Second)
+				if e.From != tc.from || e.To != tc.to || e.Err != tc.err {
+					t.Errorf("event %+v; want %q → %q (%v)", e, tc.from, tc.to, tc.err)
+				}
+				if w.State() != tc.sev {
+					t.Errorf("state %v; want %v", w.State(), tc.sev)
+				}
+			})
+		})
+	}
+	t.Run("no file", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			f := &fakeHost{noSource: true}
+			if _, events := watchFor(t, f, WatchOptions{}, 5*time.Second); len(events) != 0 {
+				t.Errorf("events %v; want none", events)
+			}
+		})
+	})
+	t.Run("unreadable from the start", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			f := &fakeHost{badSource: true}
+			if _, events := watchFor(t, f, WatchOptions{}, 5*time.Second); len(events) != 0 || f.closed != 1 {
+				t.Errorf("events %v, closed %d times; want none, and the file closed", events, f.closed)
+			}
+		})
+	})
+}
+
+func TestWatchCPUOffsets(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{cpuAt: 25 * time.Second}
+		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
+		e := detected(t, f, events, EventCPUOffsets, Untrusted, f.cpuAt, 10*time.Second)
+		if !errors.Is(e.Err, ErrCoresDisagree) || e.Value != float64(-1600*time.Millisecond) || e.Threshold != 2000 {
+			t.Errorf("event %+v", e)
+		}
+		if w.State() != Untrusted {
+			t.Errorf("state %v", w.State())
+		}
+	})
+}
+
+// TestWatchSlowReceiver: a full channel drops events and counts them, and
+// the callback sees each event after the state took it in.
+func TestWatchSlowReceiver(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{sourceAt: 1500 * time.Millisecond, sourceFrom: "kvm-clock", sourceTo: "hpet", jumpAt: 3500 * time.Millisecond, jump: time.Millisecond}
+		f.epoch = time.Now()
+		f.hz = 2e9
+		full := make(chan Event) // no buffer, no receiver
+		var seen []string
+		var w *Watch
+		rate, _ := NewTickRate(2e9)
+		w, err := newWatch(rate, WatchOptions{Events: full, OnEvent: func(e Event) {
+			seen = append(seen, e.Kind.String()+" "+w.State().String())
+		}}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		if err := w.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if want := "clocksource degraded,jump untrusted"; strings.Join(seen, ",") != want {
+			t.Errorf("OnEvent saw %v; want %s", seen, want)
+		}
+		if w.Dropped() != 2 {
+			t.Errorf("Dropped() = %d; want 2", w.Dropped())
+		}
+	})
+}
+
+func TestWatchRunTwice(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{hz: 2e9}
+		f.epoch = time.Now()
+		w, err := newWatch(Gigahertz, WatchOptions{}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error)
+		go func() { done <- w.Run(ctx) }()
+		synctest.Wait()
+		if err := w.Run(ctx); err == nil || err.Error() != "counter: the watch is already running" {
+			t.Errorf("a second Run: %v", err)
+		}
+		cancel()
+		<-done
+		// Run again after it returned: allowed, and carries on.
+		ctx, cancel = context.WithTimeout(t.Context(), 3*time.Second)
+		defer cancel()
+		if err := w.Run(ctx); err != nil {
+			t.Errorf("Run after Run returned: %v", err)
+		}
+	})
+}
+
+func TestNewWatchRefuses(t *testing.T) {
+	deps := (&fakeHost{}).deps()
+	rate, _ := NewTickRate(2e9)
+	for _, tc := range []struct {
+		name string
+		rate TickRate
+		opts WatchOptions
+		raw  bool
+		want string
+	}{
+		{"zero rate", TickRate{}, WatchOptions{}, true, "counter: the watch needs a Counter with a rate: the zero Counter has none"},
+		{"no raw clock", rate, WatchOptions{}, false, "has no raw monotonic clock to watch the counter against"},
+		{"negative period", rate, WatchOptions{Period: -time.Second}, true, "counter: a watch period of -1s is outside 10ms and up"},
+		{"short period", rate, WatchOptions{Period: time.Millisecond}, true, "counter: a watch period of 1ms is outside 10ms and up"},
+		{"negative per-CPU period", rate, WatchOptions{CPUPeriod: -1}, true, "counter: a per-CPU period of -1ns is shorter than the watch's period"},
+		{"per-CPU period under the default", rate, WatchOptions{CPUPeriod: time.Millisecond * 500}, true, "counter: a per-CPU period of 500ms is shorter than the watch's period"},
+		{"per-CPU period under the period", rate, WatchOptions{Period: time.Minute, CPUPeriod: time.Second}, true, "counter: a per-CPU period of 1s is shorter than the watch's period"},
+		{"negative tolerance", rate, WatchOptions{RateTolerancePPM: -1}, true, "counter: a rate tolerance of -1 ppm is not a finite number of ppm from 0 up"},
+		{"NaN tolerance", rate, WatchOptions{RateTolerancePPM: math.NaN()}, true, "counter: a rate tolerance of NaN ppm is not a finite number of ppm from 0 up"},
+		{"infinite tolerance", rate, WatchOptions{RateTolerancePPM: math.Inf(1)}, true, "counter: a rate tolerance of +Inf ppm is not a finite number of ppm from 0 up"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			deps.haveRaw = tc.raw
+			w, err := newWatch(tc.rate, tc.opts, deps)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || w != nil {
+				t.Fatalf("= %v, %v; want the error %q", w, err, tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), "counter: ") {
+				t.Errorf("message %q", err)
+			}
+			if !tc.raw && !errors.Is(err, errors.ErrUnsupported) {
+				t.Errorf("%v does not wrap errors.ErrUnsupported", err)
+			}
+		})
+	}
+	if _, err := NewWatch(Counter{}, WatchOptions{}); err == nil {
+		t.Errorf("NewWatch of the zero Counter: no error")
+	}
+}
+
+func TestRefinedRate(t *testing.T) {
+	if _, err := (Refined{}).Rate(); !errors.Is(err, ErrZeroRate) {
+		t.Errorf("Rate of no estimate: %v; want ErrZeroRate", err)
+	}
+	if _, err := (Refined{Hz: math.NaN()}).Rate(); !errors.Is(err, ErrZeroRate) {
+		t.Errorf("Rate of NaN: %v; want ErrZeroRate", err)
+	}
+	r, err := Refined{Hz: 2_096_000_123.6}.Rate()
+	if err != nil || r.Hertz() != 2_096_000_124 {
+		t.Errorf("Rate = %v, %v; want 2096000124 Hz", r, err)
+	}
+	var f rateFit
+	f.reset(2)
+	if got := f.refined(); got.Hz != 0 || !math.IsInf(got.UncertaintyPPM, 1) {
+		t.Errorf("an empty fit: %+v", got)
+	}
+	f.add(100, 50)
+	f.add(1100, 2050)
+	if got := f.refined(); got.Hz != 2e9 || !math.IsInf(got.UncertaintyPPM, 1) || got.Span != 1000 {
+		t.Errorf("a two-point fit: %+v; want 2e9 Hz, no uncertainty, 1µs", got)
+	}
+}
+
+func TestWatchNames(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Trusted.String(), "trusted"}, {Degraded.String(), "degraded"}, {Untrusted.String(), "untrusted"},
+		{WatchState(7).String(), "state(7)"},
+		{EventRate.String(), "rate"}, {EventRateSinceStart.String(), "rate-since-start"}, {EventJump.String(), "jump"},
+		{EventClocksource.String(), "clocksource"}, {EventCPUOffsets.String(), "cpu-offsets"}, {EventKind(0).String(), "event(0)"},
+		{Event{Kind: EventRate, Severity: Degraded, Value: 100, Threshold: 2.5}.String(), "rate (degraded): 100.000 ppm, threshold ±2.500 ppm"},
+		{Event{Kind: EventJump, Severity: Untrusted, Value: -1e6, Threshold: 1500}.String(), "jump (untrusted): -1000000.000 ns, threshold ±1500.000 ns"},
+		{Event{Kind: EventClocksource, Severity: Untrusted, From: "tsc", To: "hpet"}.String(), `clocksource (untrusted): "tsc" → "hpet"`},
+		{Event{Kind: EventClocksource, Severity: Degraded, From: "tsc", Err: errors.New("EIO")}.String(), `clocksource (degraded): "tsc" → "": EIO`},
+		{Event{Kind: EventRateSinceStart}.Unit(), "ppm"}, {Event{Kind: EventCPUOffsets}.Unit(), "ns"}, {Event{Kind: EventClocksource}.Unit(), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q; want %q", tc.got, tc.want)
+		}
+	}
+	if w, _ := newWatch(Gigahertz, WatchOptions{}, (&fakeHost{}).deps()); w.Rate() != Gigahertz {
+		t.Errorf("Rate() = %v", w.Rate())
+	}
+}
