@@ -1,28 +1,63 @@
 package counter
 
+import "time"
+
 // A bracket places one reading of the raw clock on the counter's scale: the
-// counter is read, in order, before and after the raw clock, so the raw
-// clock's reading was taken when the counter stood somewhere between the two.
+// counter is read before and after the raw clock, so the raw clock's
+// reading was taken when the counter stood somewhere between the two. It is
+// the one home of that primitive: discovery's measurement, the per-CPU
+// check and the watch all take brackets with [clockPair.take].
 type bracket struct {
 	raw   int64     // the raw clock, in nanoseconds
 	mid   Tickstamp // the counter's midpoint: the raw reading's place, to within width/2
-	width Tickdelta // the counter's ticks from the read before to the read after
+	width Tickdelta // the counter's ticks from the read before to the read after; negative where it ran back
+	cpu   int       // the CPU of both counter readings; -1 where unknown, or where they were read on two
 }
 
-// refClocks are what the per-CPU check and the watch read: the counter,
-// ordered both ways (no earlier instruction may finish after it and no later
-// one start before it), and the raw monotonic clock in nanoseconds. Tests
-// put fakes in their place.
-type refClocks struct {
-	counter func() Tickstamp
-	raw     func() int64
+// end returns the counter's second reading of the bracket.
+func (b *bracket) end() Tickstamp { return b.mid.Add(b.width - b.width/2) }
+
+// A clockPair is what a bracket reads: the counter, with the CPU it was read
+// on (-1 where the instruction does not say), and the raw clock in
+// nanoseconds. A measurement also asks cpu, the CPU the thread runs on as
+// the OS sees it (nil where the OS cannot say), and waits stallWait past its
+// window for a raw clock that does not advance. Tests put fakes in their
+// place.
+//
+// The counter read must be ordered after every earlier instruction, so that
+// a bracket's second read cannot be taken before the raw clock's read has
+// returned; the first read may be held back a few cycles by the system call
+// that follows it, which moves every midpoint alike.
+type clockPair struct {
+	counter   func() (Tickstamp, int)
+	raw       func() int64
+	cpu       func() int
+	stallWait time.Duration
 }
 
-// machineClocks are this machine's: the ordered read of [Counter.Begin]
-// and rawNanos.
-var machineClocks = refClocks{counter: readOrdered, raw: rawNanos}
+// machineClocks are this machine's, for the per-CPU check and the watch:
+// the read of [Counter.Begin], ordered both ways, and rawNanos.
+var machineClocks = clockPair{counter: readBothWays, raw: rawNanos}
 
-func readOrdered() Tickstamp { return Tickstamp(readBegin()) }
+func readBothWays() (Tickstamp, int) { return Tickstamp(readBegin()), -1 }
+
+// withoutCPU adapts a counter that does not say its CPU to a clockPair.
+func withoutCPU(read func() Tickstamp) func() (Tickstamp, int) {
+	return func() (Tickstamp, int) { return read(), -1 }
+}
+
+// take reads the raw clock between two readings of the counter into b.
+func (p clockPair) take(b *bracket) {
+	t0, cpu0 := p.counter()
+	b.raw = p.raw()
+	t1, cpu1 := p.counter()
+	b.width = t1.Sub(t0)
+	b.mid = t0.Add(b.width / 2)
+	b.cpu = cpu0
+	if cpu1 != cpu0 {
+		b.cpu = -1
+	}
+}
 
 // maxBrackets is the most brackets one call of tightest takes.
 const maxBrackets = 64
@@ -36,17 +71,13 @@ const maxBrackets = 64
 // them halves the scatter of where within a bracket the raw clock was read.
 // A bracket whose counter went backwards is skipped; where all n did, the
 // narrowest has width -1.
-func (c refClocks) tightest(n int) (best bracket, meanRaw, meanMid float64, kept int) {
+func (c clockPair) tightest(n int) (best bracket, meanRaw, meanMid float64, kept int) {
 	n = max(1, min(n, maxBrackets))
 	var all [maxBrackets]bracket
 	best.width = -1
 	for i := range n {
-		t0 := c.counter()
-		raw := c.raw()
-		t1 := c.counter()
-		w := t1.Sub(t0)
-		all[i] = bracket{raw: raw, mid: t0.Add(w / 2), width: w}
-		if w >= 0 && (best.width < 0 || w < best.width) {
+		c.take(&all[i])
+		if w := all[i].width; w >= 0 && (best.width < 0 || w < best.width) {
 			best = all[i]
 		}
 	}
@@ -69,12 +100,13 @@ func (c refClocks) tightest(n int) (best bracket, meanRaw, meanMid float64, kept
 // processors, 1 tick on others, 1 µs of ticks under qemu-user; where a read
 // takes longer than a step, it is the read's cost. It is 0 where the
 // counter did not advance in 1000 reads.
-func (c refClocks) step() Tickdelta {
+func (c clockPair) step() Tickdelta {
 	var least Tickdelta
 	for range 8 {
-		t0 := c.counter()
+		t0, _ := c.counter()
 		for range 1000 {
-			if d := c.counter().Sub(t0); d != 0 {
+			t, _ := c.counter()
+			if d := t.Sub(t0); d != 0 {
 				if d > 0 && (least == 0 || d < least) {
 					least = d
 				}

@@ -137,7 +137,7 @@ const (
 // A cpuTour is what the per-CPU check reads and calls; checkCPUs fills it
 // with the machine's, and tests with fakes.
 type cpuTour struct {
-	clocks  refClocks
+	clocks  clockPair
 	allowed func() ([]int, error)
 	pin     func(cpu int) (unpin func() error, err error)
 }

@@ -43,7 +43,7 @@ func (f *fakeCPUs) raw() int64 {
 
 func (f *fakeCPUs) tour() cpuTour {
 	return cpuTour{
-		clocks:  refClocks{counter: f.counter, raw: f.raw},
+		clocks:  clockPair{counter: withoutCPU(f.counter), raw: f.raw},
 		allowed: func() ([]int, error) { return slices.Clone(f.allowed), nil },
 		pin: func(cpu int) (func() error, error) {
 			if f.pins == nil {

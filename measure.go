@@ -55,18 +55,6 @@ const (
 	stalledClockWait = time.Second
 )
 
-// A clockPair is what a measurement reads: the counter, with the CPU it was
-// read on (-1 where the instruction does not say), the raw clock in
-// nanoseconds, and the CPU the thread runs on as the OS sees it (nil where
-// the OS cannot say). stallWait is how long past the window it waits for a
-// raw clock that does not advance.
-type clockPair struct {
-	counter   func() (Tickstamp, int)
-	raw       func() int64
-	cpu       func() int
-	stallWait time.Duration
-}
-
 // measureCounter measures this machine's counter over window.
 //
 // The brackets read through readCPU, for the CPU where the instruction gives
@@ -83,32 +71,6 @@ type clockPair struct {
 func measureCounter(window time.Duration) (Measurement, error) {
 	return clockPair{counter: readCPU, raw: rawNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
 }
-
-// A bracket is one reading of the raw clock between two readings of the
-// counter. It is the one home of that primitive: whatever places the raw
-// clock on the counter's scale takes brackets.
-type bracket struct {
-	mid   Tickstamp // the counter halfway between its two readings
-	width Tickdelta // from the first counter reading to the second; negative where the counter ran back
-	raw   int64     // the raw clock, in nanoseconds
-	cpu   int       // the CPU of both counter readings; -1 where unknown, or where they were read on two
-}
-
-// take reads the raw clock between two readings of the counter into b.
-func (p clockPair) take(b *bracket) {
-	t0, cpu0 := p.counter()
-	b.raw = p.raw()
-	t1, cpu1 := p.counter()
-	b.width = t1.Sub(t0)
-	b.mid = t0.Add(b.width / 2)
-	b.cpu = cpu0
-	if cpu1 != cpu0 {
-		b.cpu = -1
-	}
-}
-
-// end returns the counter's second reading of the bracket.
-func (b *bracket) end() Tickstamp { return b.mid.Add(b.width - b.width/2) }
 
 // A bin gathers the kept brackets of one stretch of the window read on one
 // CPU: their count, the first one's raw reading and midpoint, and the sums

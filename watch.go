@@ -273,7 +273,7 @@ type Watch struct {
 // watchDeps are what a Watch reads; NewWatch fills them with the machine's,
 // tests with fakes.
 type watchDeps struct {
-	clocks     refClocks
+	clocks     clockPair
 	haveRaw    bool
 	clocksrc   func() (read func([]byte) (int, error), close func() error, err error)
 	checkCPUs  func(TickRate) (*CPUCheck, error)

@@ -64,7 +64,7 @@ func (f *fakeHost) counter() Tickstamp {
 
 func (f *fakeHost) deps() watchDeps {
 	return watchDeps{
-		clocks:  refClocks{counter: f.counter, raw: f.raw},
+		clocks:  clockPair{counter: withoutCPU(f.counter), raw: f.raw},
 		haveRaw: true,
 		clocksrc: func() (func([]byte) (int, error), func() error, error) {
 			if f.noSource {
