@@ -42,7 +42,10 @@ func nanotime() int64
 // runs backwards, and its readings may be subtracted across processes on one
 // machine, since its origin is the system's (on Linux CLOCK_MONOTONIC, which
 // stops during suspend). NTP may slew its rate by up to 500 ppm; where that
-// matters, use [RawMonotonicClock]. Its zero value is ready to use.
+// matters, use [RawMonotonicClock]. On Linux it reads through the vDSO,
+// which on amd64 executes RDTSC wherever the kernel's clocksource reads the
+// TSC: it faults on a thread where RDTSC is made to fault ([ErrDisabled]),
+// as time.Now does. Its zero value is ready to use.
 type MonotonicClock struct{}
 
 // Now returns the monotonic clock's reading in nanoseconds.
@@ -56,6 +59,8 @@ func (MonotonicClock) Rate() TickRate { return Gigahertz }
 // CLOCK_UPTIME_RAW on macOS, clocks that no time daemon slews, and that stop
 // during suspend. Each read is a system call, a few hundred nanoseconds on
 // Linux: it is a reference to calibrate against, not a clock for hot paths.
+// There, being a system call, it executes no RDTSC of its own, and so reads
+// on a thread where RDTSC is made to fault ([ErrDisabled]).
 //
 // Other systems have no such clock. There a RawMonotonicClock reads the
 // runtime's monotonic clock, as [MonotonicClock] does, and

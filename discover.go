@@ -2,6 +2,7 @@ package counter
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
 	"time"
 )
@@ -29,12 +30,32 @@ var (
 	// the counter is broken. Read [MonotonicClock] instead.
 	ErrRateOutOfRange = errors.New("counter: rate out of range")
 
-	// ErrDisabled is the refusal where the operating system makes the
-	// counter's instruction fault in this process (Linux's
-	// prctl(PR_SET_TSC, PR_TSC_SIGSEGV), as some sandboxes do), so that the
-	// first read would kill it. Read [RawMonotonicClock] instead, a system
-	// call: the vDSO behind time.Now and [MonotonicClock] reads the counter
-	// too where the kernel's clock source is the TSC, and faults with it.
+	// ErrDisabled is the refusal where the calling thread has asked the
+	// kernel to make RDTSC fault (Linux's prctl(PR_SET_TSC, PR_TSC_SIGSEGV)),
+	// so that the first read of the counter would kill the process. Discover
+	// and Measure ask before they read any clock, about the calling thread
+	// only, and keep their goroutine on that thread until they return. The
+	// flag is per thread, kept across execve and inherited by the threads
+	// created afterwards: a [Counter] made on a thread without it faults on a
+	// thread with it.
+	//
+	// A Go program rarely lives to see this error. Go's runtime on amd64
+	// executes RDTSC itself, at start-up and whenever a thread sleeps on a
+	// contended runtime lock; and it reads its clock through the vDSO, which
+	// executes RDTSC where the kernel's clocksource is tsc, kvm-clock or the
+	// Hyper-V TSC page with a stable TSC, and makes a system call only for
+	// clocksources it cannot read, such as hpet and acpi_pm. So where the
+	// kernel enforces the flag, a Go program started with it dies before
+	// main, and a thread that sets it may die at any of the runtime's reads,
+	// at a moment no library chooses: at its next clock read wherever the
+	// vDSO reads the TSC, as time.Now and [MonotonicClock] do. Some
+	// hypervisors accept and report the flag without enforcing it; RDTSC keeps
+	// working there, and this error is what such a thread sees.
+	//
+	// What works: clear the flag with prctl(PR_SET_TSC, PR_TSC_ENABLE) on the
+	// thread that set it, and discover again. Where it must stay, read
+	// [RawMonotonicClock]: on Linux each of its reads is a system call, in
+	// which the kernel reads its clock where the flag does not apply.
 	ErrDisabled = errors.New("counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)")
 
 	// ErrMeasure is wrapped by every failure to measure the rate: the
@@ -172,7 +193,10 @@ func Discover() (Counter, error) {
 // far discovery got before it refused.
 func DiscoverDetails() (Counter, Discovery, error) {
 	// Before anything reads a clock: where RDTSC faults, so may time.Now,
-	// whose vDSO reads the counter too.
+	// whose vDSO reads the counter too. The answer is the thread's, so
+	// discovery stays on that thread.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	if readsFault() {
 		return Counter{}, Discovery{}, ErrDisabled
 	}
@@ -246,6 +270,8 @@ func settle(hz uint64, src Source, measure func(time.Duration) (Measurement, err
 // no data, and counters apart across CPUs cannot bias the rate. A thread
 // that moves more than 15 times in the window is refused.
 func Measure() (TickRate, error) {
+	runtime.LockOSThread() // the answer is this thread's: measure on it
+	defer runtime.UnlockOSThread()
 	if readsFault() {
 		return TickRate{}, ErrDisabled
 	}

@@ -3,51 +3,252 @@
 package counter
 
 import (
+	"errors"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
 )
 
+func TestFaultsFor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mode int32
+		err  error
+		want bool
+	}{
+		{"enabled", unix.PR_TSC_ENABLE, nil, false},
+		{"sigsegv", unix.PR_TSC_SIGSEGV, nil, true},
+		{"unknown mode", 3, nil, false},
+		{"kernel without the call", 0, unix.EINVAL, false},
+		{"refused by a filter", unix.PR_TSC_SIGSEGV, unix.EPERM, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := faultsFor(tc.mode, tc.err); got != tc.want {
+				t.Errorf("faultsFor(%d, %v) = %v; want %v", tc.mode, tc.err, got, tc.want)
+			}
+		})
+	}
+}
+
+// withTSCMode makes the kernel's PR_GET_TSC answer mode and err for the
+// rest of the test.
+func withTSCMode(t *testing.T, mode int32, err error) {
+	t.Helper()
+	old := tscMode
+	tscMode = func() (int32, error) { return mode, err }
+	t.Cleanup(func() { tscMode = old })
+}
+
+// TestRefusesFaultingThread checks Discover, DiscoverDetails and Measure
+// refuse with ErrDisabled, and nothing else, where the kernel says RDTSC
+// faults on the thread.
+func TestRefusesFaultingThread(t *testing.T) {
+	withTSCMode(t, unix.PR_TSC_SIGSEGV, nil)
+	if c, err := Discover(); err != ErrDisabled || c != (Counter{}) {
+		t.Errorf("Discover() = %v, %v; want the zero Counter, ErrDisabled", c, err)
+	}
+	if c, d, err := DiscoverDetails(); err != ErrDisabled || c != (Counter{}) || d != (Discovery{}) {
+		t.Errorf("DiscoverDetails() = %v, %+v, %v; want zero values and ErrDisabled", c, d, err)
+	}
+	if r, err := Measure(); err != ErrDisabled || r != (TickRate{}) {
+		t.Errorf("Measure() = %v, %v; want the zero TickRate, ErrDisabled", r, err)
+	}
+}
+
+// TestRunsWhereReadsDoNotFault checks that an answer other than
+// PR_TSC_SIGSEGV lets discovery go on. A loaded machine may still make the
+// measurement fail; only ErrDisabled is wrong here.
+func TestRunsWhereReadsDoNotFault(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mode int32
+		err  error
+	}{
+		{"enabled", unix.PR_TSC_ENABLE, nil},
+		{"kernel without the call", 0, unix.EINVAL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			withTSCMode(t, tc.mode, tc.err)
+			if _, err := Discover(); errors.Is(err, ErrDisabled) {
+				t.Errorf("Discover() = %v", err)
+			}
+			if _, err := Measure(); errors.Is(err, ErrDisabled) {
+				t.Errorf("Measure() = %v", err)
+			}
+		})
+	}
+}
+
+// TestTSCModeAsksKernel checks the real question: this process never set
+// the flag, and a thread that sets PR_TSC_ENABLE reads it back.
+func TestTSCModeAsksKernel(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if readsFault() {
+		t.Fatal("RDTSC faults in the test process already")
+	}
+	if err := unix.Prctl(unix.PR_SET_TSC, unix.PR_TSC_ENABLE, 0, 0, 0); err != nil {
+		t.Skipf("prctl(PR_SET_TSC, PR_TSC_ENABLE): %v", err)
+	}
+	if mode, err := tscMode(); mode != unix.PR_TSC_ENABLE || err != nil {
+		t.Errorf("tscMode() = %d, %v; want %d, nil", mode, err, unix.PR_TSC_ENABLE)
+	}
+}
+
 const faultChildEnv = "COUNTER_TEST_FAULT_CHILD"
 
-// TestRefusesFaultingCounter runs a child that asks the kernel to make RDTSC
-// fault, as some sandboxes do, and checks that Discover and Measure refuse
-// with ErrDisabled instead of letting the first read kill the process.
+// TestRefusesFaultingCounter runs a child that sets PR_TSC_SIGSEGV on its
+// thread, as ErrDisabled's doc describes, then discovers, measures, reads
+// the raw clock, clears the flag and discovers again. Where the kernel
+// enforces the flag, Go's runtime may fault at its own next read of the
+// counter, at a moment the child cannot choose; so the child either
+// reports every step as the doc says, or dies of SIGSEGV outside this
+// package's code, having reported its steps right so far.
 func TestRefusesFaultingCounter(t *testing.T) {
 	if os.Getenv(faultChildEnv) == "1" {
-		if err := unix.Prctl(unix.PR_SET_TSC, unix.PR_TSC_SIGSEGV, 0, 0, 0); err != nil {
-			println("prctl(PR_SET_TSC):", err.Error())
-			os.Exit(0)
-		}
-		// Nothing here may read a clock, time.Now included: in this
-		// process the vDSO's RDTSC faults too. So the child prints with
-		// println and leaves before the testing package reads the time.
-		_, err := Discover()
-		println("discover:", errString(err))
-		_, err = Measure()
-		println("measure:", errString(err))
-		os.Exit(0)
-	}
-	if readsFault() {
-		t.Fatal("RDTSC faults in the parent already")
+		faultChild()
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRefusesFaultingCounter$", "-test.count=1")
-	cmd.Env = append(os.Environ(), faultChildEnv+"=1")
+	cmd.Env = append(os.Environ(), faultChildEnv+"=1", "GOTRACEBACK=system")
 	out, err := cmd.CombinedOutput()
 	if strings.Contains(string(out), "prctl(PR_SET_TSC)") {
 		t.Skipf("the kernel refused PR_SET_TSC:\n%s", out)
 	}
-	if err != nil {
-		t.Fatalf("the child failed: %v\n%s", err, out)
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("running the child: %v", err)
 	}
-	for _, want := range []string{"discover: " + ErrDisabled.Error(), "measure: " + ErrDisabled.Error()} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("the child said:\n%s\nwant a line %q", out, want)
+	killed := false
+	if ee != nil {
+		ws, ok := ee.Sys().(syscall.WaitStatus)
+		killed = ok && ws.Signaled() && ws.Signal() == syscall.SIGSEGV
+	}
+	outcome, problem := judgeFaultChild(string(out), err == nil, killed)
+	if problem != nil {
+		t.Fatalf("%v; the child said (%v):\n%s", problem, err, out)
+	}
+	t.Logf("outcome: %s", outcome)
+}
+
+// faultChild is the child of TestRefusesFaultingCounter. After the prctl
+// nothing may read a clock through the vDSO, time.Now included, so it
+// prints with println and leaves with os.Exit before the testing package
+// reads the time.
+func faultChild() {
+	runtime.LockOSThread()
+	if err := setTSCMode(unix.PR_TSC_SIGSEGV); err != nil {
+		println("prctl(PR_SET_TSC):", err.Error())
+		os.Exit(0)
+	}
+	_, err := Discover()
+	println("discover:", errString(err))
+	_, err = Measure()
+	println("measure:", errString(err))
+	var raw RawMonotonicClock
+	a := raw.Now()
+	b := raw.Now()
+	println("raw reads:", a > 0 && b >= a)
+	if err := setTSCMode(unix.PR_TSC_ENABLE); err != nil {
+		println("clearing:", err.Error())
+		os.Exit(0)
+	}
+	_, err = Discover()
+	println("cleared, discover:", errString(err))
+	os.Exit(0)
+}
+
+// setTSCMode sets the calling thread's PR_SET_TSC mode with a raw system
+// call, which returns without the scheduler's clock reads.
+func setTSCMode(mode uintptr) error {
+	if _, _, errno := unix.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_TSC, mode, 0, 0, 0, 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// judgeFaultChild returns which of the documented outcomes the fault child
+// reached, given its output, whether it exited with status 0, and whether a
+// SIGSEGV killed it; or the problem with it.
+func judgeFaultChild(out string, exited0, killedBySEGV bool) (outcome string, problem error) {
+	// Every line the child printed must be the one the doc promises.
+	steps := []struct{ prefix, want string }{
+		{"discover: ", ErrDisabled.Error()},
+		{"measure: ", ErrDisabled.Error()},
+		{"raw reads: ", "true"},
+		{"cleared, discover: ", ""}, // anything but ErrDisabled
+	}
+	reached := 0
+	for i, s := range steps {
+		got, ok := lineAfter(out, s.prefix)
+		if !ok {
+			break
+		}
+		if reached != i {
+			return "", errors.New("the child reported its steps out of order")
+		}
+		reached++
+		switch {
+		case s.want != "" && got != s.want:
+			return "", errors.New("the child's " + strings.TrimSpace(s.prefix) + " " + got + "; want " + s.want)
+		case s.want == "" && got == ErrDisabled.Error():
+			return "", errors.New("with the flag cleared, Discover still refused: " + got)
 		}
 	}
+	if exited0 {
+		if reached != len(steps) {
+			return "", errors.New("the child exited without reporting every step")
+		}
+		return "every step as documented", nil
+	}
+	if !killedBySEGV && !strings.Contains(out, "[signal SIGSEGV") {
+		return "", errors.New("the child failed, not of SIGSEGV")
+	}
+	if f := faultingFrame(out); strings.HasPrefix(f, "github.com/tickstamp/counter.") {
+		return "", errors.New("the package's own code faulted: " + f)
+	}
+	return "SIGSEGV outside the package after " + strconv.Itoa(reached) + " of " + strconv.Itoa(len(steps)) + " steps", nil
+}
+
+// lineAfter returns the rest of the first line of out that starts with
+// prefix.
+func lineAfter(out, prefix string) (string, bool) {
+	for line := range strings.Lines(out) {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	return "", false
+}
+
+// faultingFrame returns the function a Go crash report names as running
+// when the signal came, past the runtime's own panic and throw frames; ""
+// where the report has no traceback.
+func faultingFrame(out string) string {
+	running := false
+	for line := range strings.Lines(out) {
+		switch {
+		case strings.HasPrefix(line, "goroutine ") && strings.HasSuffix(strings.TrimSpace(line), "[running]:"):
+			running = true
+		case !running, strings.TrimSpace(line) == "", strings.HasPrefix(line, "\t"), strings.HasPrefix(line, "panic("):
+			// not a frame of the running goroutine, or its file and line
+		case strings.HasPrefix(line, "runtime.sigpanic("),
+			strings.HasPrefix(line, "runtime.panicmem"),
+			strings.HasPrefix(line, "runtime.gopanic("),
+			strings.HasPrefix(line, "runtime.throw("),
+			strings.HasPrefix(line, "runtime.fatalthrow("),
+			strings.HasPrefix(line, "runtime.fatalpanic("):
+			// how the runtime reports the fault, not where it was
+		default:
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
 }
 
 func errString(err error) string {
@@ -55,4 +256,48 @@ func errString(err error) string {
 		return "<nil>"
 	}
 	return err.Error()
+}
+
+// TestJudgeFaultChild checks the judge of TestRefusesFaultingCounter on
+// each outcome, those an enforcing kernel gives included, which this
+// machine may not.
+func TestJudgeFaultChild(t *testing.T) {
+	d := ErrDisabled.Error()
+	all := "discover: " + d + "\nmeasure: " + d + "\nraw reads: true\ncleared, discover: <nil>\n"
+	runtimeFault := "discover: " + d + "\nfatal error: unexpected signal during runtime execution\n" +
+		"[signal SIGSEGV: segmentation violation code=0x80 addr=0x0 pc=0x4711]\n\n" +
+		"goroutine 1 gp=0xc000002380 m=0 mp=0x5b1a0 [running]:\n" +
+		"runtime.throw({0x4f0b2e?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1094 +0x48 fp=0xc0000 sp=0xc0000 pc=0x4711\n" +
+		"runtime.sigpanic()\n\t/usr/local/go/src/runtime/signal_unix.go:939 +0x26f fp=0xc0000 sp=0xc0000 pc=0x4711\n" +
+		"runtime.nanotime1()\n\t/usr/local/go/src/runtime/sys_linux_amd64.s:101 +0x10a fp=0xc0000 sp=0xc0000 pc=0x4711\n"
+	ownFault := "discover: " + d + "\npanic: runtime error: invalid memory address or nil pointer dereference\n" +
+		"[signal SIGSEGV: segmentation violation code=0x80 addr=0x0 pc=0x4711]\n\n" +
+		"goroutine 7 gp=0xc000002380 m=3 mp=0x5b1a0 [running]:\n" +
+		"panic({0x4f0b2e?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:115 +0x48\n" +
+		"runtime.sigpanic()\n\t/usr/local/go/src/runtime/signal_unix.go:939 +0x26f\n" +
+		"github.com/tickstamp/counter.readTSC()\n\tgithub.com/tickstamp/counter/read_amd64.s:9 +0x5\n"
+	for _, tc := range []struct {
+		name          string
+		out           string
+		exited0, segv bool
+		wantOK        bool
+	}{
+		{"every step", all, true, false, true},
+		{"a step missing", strings.Replace(all, "raw reads: true\n", "", 1), true, false, false},
+		{"discover ran", strings.Replace(all, "discover: "+d, "discover: <nil>", 1), true, false, false},
+		{"raw clock failed", strings.Replace(all, "raw reads: true", "raw reads: false", 1), true, false, false},
+		{"still refused after clearing", strings.Replace(all, "cleared, discover: <nil>", "cleared, discover: "+d, 1), true, false, false},
+		{"killed before main", "", false, true, true},
+		{"runtime faulted", runtimeFault, false, false, true},
+		{"the package faulted", ownFault, false, false, false},
+		{"another failure", "discover: " + d + "\npanic: something else\n", false, false, false},
+		{"a fault after a wrong step", strings.Replace(runtimeFault, d, "<nil>", 1), false, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outcome, problem := judgeFaultChild(tc.out, tc.exited0, tc.segv)
+			if (problem == nil) != tc.wantOK {
+				t.Errorf("got %q, %v; want ok %v", outcome, problem, tc.wantOK)
+			}
+		})
+	}
 }

@@ -2,6 +2,6 @@
 
 package counter
 
-// readsFault reports whether the counter's instruction faults in this
-// process; only Linux on amd64 can be asked to make it so.
+// readsFault reports whether the counter's instruction is made to fault on
+// the calling thread; only Linux on amd64 can be asked to make it so.
 func readsFault() bool { return false }

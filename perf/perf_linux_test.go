@@ -131,40 +131,50 @@ func TestPageFaults(t *testing.T) {
 	}
 }
 
-// threadCPU returns the calling thread's CPU time by its own clock.
-func threadCPU() time.Duration {
+// threadCPU returns the calling thread's CPU time, by the kernel's
+// CLOCK_THREAD_CPUTIME_ID.
+func threadCPU(t *testing.T) time.Duration {
 	var ts unix.Timespec
-	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	must(t, unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts))
 	return time.Duration(ts.Nano())
 }
 
-// TestTaskClock checks the task clock against the thread's own CPU-time
-// clock over a busy loop, which holds however little of a loaded machine the
-// thread gets, rather than against the wall clock, which does not.
+// TestTaskClock spins for a span of the thread's own CPU time, not of wall
+// time, so that the check holds however little of a CPU a loaded machine
+// gives the thread, then sleeps: the task clock counts at least the CPU
+// time the thread spent spinning while the counter was enabled, and at most
+// the wall time from Enable to Disable less the sleep.
 func TestTaskClock(t *testing.T) {
 	lock(t)
 	c := openOrSkip(t, TaskClock, Options{})
-	cpu0 := threadCPU()
+	wall0 := time.Now()
 	must(t, c.Enable())
-	took := spinWall(50 * time.Millisecond)
+	cpu0 := threadCPU(t)
+	spinCPU(20 * time.Millisecond)
+	spun := threadCPU(t) - cpu0
+	sleep0 := time.Now()
+	time.Sleep(20 * time.Millisecond) // the locked thread blocks: no task time
+	slept := time.Since(sleep0)
 	must(t, c.Disable())
-	cpu := threadCPU() - cpu0
+	wall := time.Since(wall0)
 	r, err := c.ReadCountAndTime()
 	must(t, err)
 	got := time.Duration(r.Count)
-	t.Logf("a busy loop of %v, %v on a CPU: task clock %v, enabled %v, running %v", took, cpu, got, r.Enabled, r.Running)
-	// The task clock counts the thread's time on a CPU between Enable and
-	// Disable, which the CPU-time reads bracket: at most their span, and
-	// all of it but the two system calls' kernel time and a tick's
-	// accounting granularity.
-	if got > cpu+time.Millisecond || got < cpu*8/10-time.Millisecond || got <= 0 {
-		t.Errorf("task clock %v for %v of CPU time; want between %v and %v", got, cpu, cpu*8/10-time.Millisecond, cpu+time.Millisecond)
+	t.Logf("%v of CPU spinning and a sleep of %v in %v: task clock %v, enabled %v, running %v",
+		spun, slept, wall, got, r.Enabled, r.Running)
+	// The two clocks account a thread's time apart (the task clock may
+	// include the time interrupts and the hypervisor took): allow 10% and
+	// a little below, 1% and a little above, the wall clock's rate being
+	// another clock's too.
+	lo, hi := spun*9/10-100*time.Microsecond, wall-slept+wall/100+100*time.Microsecond
+	if got < lo || got > hi {
+		t.Errorf("task clock %v for %v of CPU spinning and a sleep of %v in %v; want between %v and %v", got, spun, slept, wall, lo, hi)
 	}
 	if r.Enabled < r.Running {
 		t.Errorf("enabled %v < running %v", r.Enabled, r.Running)
 	}
-	if r.Enabled < got || r.Enabled > took+10*time.Millisecond {
-		t.Errorf("enabled %v for a busy loop of %v, task clock %v", r.Enabled, took, got)
+	if r.Enabled < got || r.Enabled > hi {
+		t.Errorf("enabled %v for a task clock of %v in %v; want between them", r.Enabled, got, hi)
 	}
 	if r.Scaled() != r.Count {
 		t.Errorf("a software counter scaled: %v from %+v", r.Scaled(), r)
