@@ -35,6 +35,11 @@ type Measurement struct {
 	// the tail is longer still: treat it as an estimate, not a bound.
 	SpreadPPM float64
 
+	// Starved is how many windows were measured again because the thread
+	// ran in too few of their stretches: a machine so busy that the
+	// scheduler left it off its CPU for most of the window.
+	Starved int
+
 	// Segments is how many stretches of the window the rate was fitted to,
 	// each read on one CPU: 1 where the thread stayed where it started. A
 	// thread that moves to another CPU does not spoil the window: the
@@ -44,11 +49,14 @@ type Measurement struct {
 }
 
 // How a measurement is made: the bins its brackets are gathered in, the
-// stretches on different CPUs it accepts before it gives up on a thread that
-// keeps moving, the blocks its spread is estimated from, and how long it
-// waits for a raw clock that does not advance.
+// least of them a window must fill and how many windows it tries for that,
+// the stretches on different CPUs it accepts before it gives up on a thread
+// that keeps moving, the blocks its spread is estimated from, and how long
+// it waits for a raw clock that does not advance.
 const (
 	measureBins      = 64
+	minFilledBins    = measureBins / 4
+	measureWindows   = 3
 	maxSegments      = 16
 	spreadBlocks     = 8
 	spreadFactor     = 2.5
@@ -126,11 +134,35 @@ type gathering struct {
 func (p clockPair) measure(window time.Duration) (Measurement, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	g := gathering{p: p, window: int64(window), asked: math.MaxInt64, bins: make([]bin, 0, measureBins+maxSegments)}
-	if err := g.gather(); err != nil {
-		return g.m, err
+	starved := 0
+	for {
+		g := gathering{p: p, window: int64(window), asked: math.MaxInt64, bins: make([]bin, 0, measureBins+maxSegments)}
+		g.m.Starved = starved
+		if err := g.gather(); err != nil {
+			return g.m, err
+		}
+		// A thread the scheduler kept off its CPU for most of the window
+		// leaves a few stretches to fit a line through: measure again,
+		// a few windows at most, before fitting what there is.
+		if g.filled() >= minFilledBins || starved+1 >= measureWindows {
+			return g.fit()
+		}
+		starved++
 	}
-	return g.fit()
+}
+
+// filled returns how many of the window's stretches hold a kept bracket,
+// on whichever CPU.
+func (g *gathering) filled() int {
+	var seen [measureBins]bool
+	n := 0
+	for _, b := range g.bins {
+		if !seen[b.slot] {
+			seen[b.slot] = true
+			n++
+		}
+	}
+	return n
 }
 
 // gather takes brackets until the raw clock has advanced by the window.
