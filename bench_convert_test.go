@@ -119,10 +119,94 @@ func BenchmarkConvert(b *testing.B) {
 	})
 }
 
-// TestBenchSpansAreExactForDiv64 keeps the Div64 baseline honest: every span
-// it divides must give the same answer as the conversion within one unit.
+// BenchmarkConvertStore converts the same batches as [BenchmarkConvert] but
+// stores each result to an array instead of adding it up, so conversions
+// do not wait on one another through a sum: what a service does when it
+// converts a batch of recorded spans.
+func BenchmarkConvertStore(b *testing.B) {
+	b.Run("Duration", func(b *testing.B) {
+		b.ReportAllocs()
+		r := benchRate
+		out := new([batch]time.Duration)
+		for b.Loop() {
+			for i, d := range &benchSpans {
+				out[i] = d.Duration(r)
+			}
+		}
+		sinkDuration = out[batch-1]
+		reportPerConversion(b)
+	})
+	b.Run("Ticks", func(b *testing.B) {
+		b.ReportAllocs()
+		r := benchRate
+		out := new([batch]Tickdelta)
+		for b.Loop() {
+			for i, d := range &benchDurations {
+				out[i] = r.Ticks(d)
+			}
+		}
+		sinkTicks = out[batch-1]
+		reportPerConversion(b)
+	})
+	b.Run("Float64", func(b *testing.B) {
+		b.ReportAllocs()
+		nsPerTick := 1e9 / float64(benchRate.Hertz())
+		out := new([batch]time.Duration)
+		for b.Loop() {
+			for i, d := range &benchSpans {
+				out[i] = time.Duration(float64(d) * nsPerTick)
+			}
+		}
+		sinkDuration = out[batch-1]
+		reportPerConversion(b)
+	})
+	// Exact by a 128-bit division, in each direction: |c|·n / d, the sign
+	// put back.
+	b.Run("Div64", func(b *testing.B) {
+		b.ReportAllocs()
+		hz := benchRate.Hertz()
+		out := new([batch]time.Duration)
+		for b.Loop() {
+			for i, d := range &benchSpans {
+				out[i] = time.Duration(div64(int64(d), 1e9, hz))
+			}
+		}
+		sinkDuration = out[batch-1]
+		reportPerConversion(b)
+	})
+	b.Run("Div64Ticks", func(b *testing.B) {
+		b.ReportAllocs()
+		hz := benchRate.Hertz()
+		out := new([batch]Tickdelta)
+		for b.Loop() {
+			for i, d := range &benchDurations {
+				out[i] = Tickdelta(div64(int64(d), hz, 1e9))
+			}
+		}
+		sinkTicks = out[batch-1]
+		reportPerConversion(b)
+	})
+}
+
+// div64 returns ⌊|c|·n/d⌋ with c's sign. It panics where the quotient
+// passes 2⁶⁴, which no benchmark span reaches.
+func div64(c int64, n, d uint64) int64 {
+	neg := c >> 63
+	hi, lo := bits.Mul64(uint64((c^neg)-neg), n)
+	q, _ := bits.Div64(hi, lo, d)
+	return (int64(q) ^ neg) - neg
+}
+
+// TestBenchSpansAreExactForDiv64 keeps the Div64 baselines honest: every
+// span they divide must give the same answer as the conversion within one
+// unit, in both directions.
 func TestBenchSpansAreExactForDiv64(t *testing.T) {
-	for _, d := range benchSpans {
-		checkConversion(t, "Duration", int64(d), 1e9, benchRate.Hertz(), int64(d.Duration(benchRate)))
+	hz := benchRate.Hertz()
+	for i, d := range benchSpans {
+		checkConversion(t, "Duration", int64(d), 1e9, hz, int64(d.Duration(benchRate)))
+		checkConversion(t, "div64", int64(d), 1e9, hz, div64(int64(d), 1e9, hz))
+		c := benchDurations[i]
+		checkConversion(t, "Ticks", int64(c), hz, 1e9, int64(benchRate.Ticks(c)))
+		checkConversion(t, "div64", int64(c), hz, 1e9, div64(int64(c), hz, 1e9))
 	}
 }

@@ -18,7 +18,7 @@ func TestCrossCore(t *testing.T) {
 		t.Skipf("sched_getaffinity: %v", err)
 	}
 	n := allowed.Count()
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	r := checkCrossCore(c, 20*time.Millisecond)
 	if n < 2 || runtime.GOMAXPROCS(0) < 2 {
 		if r.Checked || r.Reason == "" {
