@@ -29,8 +29,9 @@ type TickRate struct {
 // TickRate of one rate points to the same table (see internTable), which is
 // what makes == on TickRate mean equal rates. A TickRate holds a pointer,
 // not the table, because Go keeps a struct of at most four words in
-// registers: a 72-byte TickRate passed by value was copied on every
-// conversion, which made one cost three times as much.
+// registers: a TickRate holding its 56-byte table by value had it copied to
+// the stack on every conversion, even inlined, which made one cost about a
+// quarter more (1.5 ns against 1.2 ns on an AMD EPYC VM).
 type rateTable struct {
 	hz      uint64
 	toNanos scale // ticks to nanoseconds: 10⁹/hz
