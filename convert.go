@@ -19,10 +19,10 @@ import (
 //	m·a + m·b/2⁶⁴ = q + m·e/2⁶⁴ = q + ε,  0 ≤ ε < ½,
 //
 // the bound because e < 1 and a magnitude of an int64 is at most 2⁶³; also
-// ε < m/2⁶⁴ wherever m > 0. As m·a is whole,
-// R = ⌊q + ε⌋. Where q is whole, q ≤ q + ε < q + 1 gives R = q: a multiple
-// of the ratio converts exactly. Elsewhere ⌊q⌋ < q + ε < ⌊q⌋ + 2 gives R =
-// ⌊q⌋ or ⌊q⌋ + 1 = ⌈q⌉; more precisely R is ⌈q⌉ only where q lies within
+// ε < m/2⁶⁴ wherever m > 0. As m·a is whole, R = ⌊q + ε⌋. Where q is
+// whole, q ≤ q + ε < q + 1 gives R = q: a multiple of the ratio converts
+// exactly. Elsewhere ⌊q⌋ < q ≤ q + ε < ⌊q⌋ + 2 gives R = ⌊q⌋ or ⌊q⌋ + 1 =
+// ⌈q⌉: within one unit. More precisely, R is ⌈q⌉ only where q lies within
 // m/2⁶⁴ below the integer above it, and ⌊q⌋ everywhere else.
 //
 // b fits 64 bits: b = 0 when r = 0, and otherwise b < r·2⁶⁴/d + 1 ≤
