@@ -334,7 +334,7 @@ func TestAnchorDrift(t *testing.T) {
 // here 64 ms.
 func TestAnchorConcurrent(t *testing.T) {
 	t.Run("manual", func(t *testing.T) {
-		clk := NewManualClock(1<<40, Gigahertz)
+		clk := NewManualClock(1<<40, Gigahertz())
 		wall := newFakeWall(anchorEpoch)
 		var n atomic.Uint64
 		read := func() Tickstamp { return clk.AdvanceTicks(Tickdelta(1 + n.Add(1)%97)) }
@@ -440,7 +440,7 @@ func TestAnchorStripsMonotonic(t *testing.T) {
 // re-anchoring a period, and Run returns when its context is cancelled.
 func TestAnchorRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := NewManualClock(0, Gigahertz)
+		clk := NewManualClock(0, Gigahertz())
 		wallNow := func() time.Time { return anchorEpoch.Add(time.Duration(clk.Now())) }
 		a, err := newAnchor(clk, wallNow)
 		if err != nil {
@@ -473,7 +473,7 @@ func TestAnchorRun(t *testing.T) {
 type backwardsClock struct{ n atomic.Int64 }
 
 func (c *backwardsClock) Now() Tickstamp { return Tickstamp(-c.n.Add(1)) }
-func (c *backwardsClock) Rate() TickRate { return Gigahertz }
+func (c *backwardsClock) Rate() TickRate { return Gigahertz() }
 
 func TestAnchorRefuses(t *testing.T) {
 	if _, err := NewAnchor(nil); err == nil {

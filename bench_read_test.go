@@ -38,7 +38,7 @@ func BenchmarkFloor(b *testing.B) {
 }
 
 func BenchmarkCounterNow(b *testing.B) {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -48,7 +48,7 @@ func BenchmarkCounterNow(b *testing.B) {
 }
 
 func BenchmarkCounterBegin(b *testing.B) {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -58,7 +58,7 @@ func BenchmarkCounterBegin(b *testing.B) {
 }
 
 func BenchmarkCounterEnd(b *testing.B) {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -68,7 +68,7 @@ func BenchmarkCounterEnd(b *testing.B) {
 }
 
 func BenchmarkCounterNowCPU(b *testing.B) {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	var cpus int

@@ -52,7 +52,7 @@ type MonotonicClock struct{}
 func (MonotonicClock) Now() Tickstamp { return Tickstamp(nanotime()) }
 
 // Rate returns [Gigahertz]: a tick of the monotonic clock is a nanosecond.
-func (MonotonicClock) Rate() TickRate { return Gigahertz }
+func (MonotonicClock) Rate() TickRate { return Gigahertz() }
 
 // A RawMonotonicClock reads the system's raw monotonic clock, in
 // nanoseconds, at [Gigahertz]: CLOCK_MONOTONIC_RAW on Linux and
@@ -88,7 +88,7 @@ func (RawMonotonicClock) Now() Tickstamp { return Tickstamp(rawNanos()) }
 
 // Rate returns [Gigahertz]: a tick of the raw monotonic clock is a
 // nanosecond.
-func (RawMonotonicClock) Rate() TickRate { return Gigahertz }
+func (RawMonotonicClock) Rate() TickRate { return Gigahertz() }
 
 // A ManualClock is a clock for tests, which moves only when told to: by
 // [ManualClock.Set], [ManualClock.Advance] or [ManualClock.AdvanceTicks]. Its

@@ -59,7 +59,7 @@ func TestZeroManualClock(t *testing.T) {
 // with -race.
 func TestManualClockConcurrent(t *testing.T) {
 	const writers, advances = 8, 10_000
-	m := counter.NewManualClock(0, counter.Gigahertz)
+	m := counter.NewManualClock(0, counter.Gigahertz())
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	var readers sync.WaitGroup
@@ -101,7 +101,7 @@ func TestManualClockConcurrent(t *testing.T) {
 // sleep, and the reading follows the bubble's time exactly.
 func TestManualClockSynctest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m := counter.NewManualClock(0, counter.Gigahertz)
+		m := counter.NewManualClock(0, counter.Gigahertz())
 		start := time.Now()
 		go func() {
 			for range 10 {
@@ -142,8 +142,8 @@ func TestNewRawMonotonicClock(t *testing.T) {
 func TestClocksAgree(t *testing.T) {
 	mono, raw := counter.MonotonicClock{}, counter.RawMonotonicClock{}
 	for _, clk := range []counter.Clock{mono, raw} {
-		if got := clk.Rate(); got != counter.Gigahertz {
-			t.Fatalf("%T.Rate() = %v; want %v", clk, got, counter.Gigahertz)
+		if got := clk.Rate(); got != counter.Gigahertz() {
+			t.Fatalf("%T.Rate() = %v; want %v", clk, got, counter.Gigahertz())
 		}
 	}
 	t0 := time.Now()
@@ -151,7 +151,7 @@ func TestClocksAgree(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	r1, m1 := raw.Now(), mono.Now()
 	since := time.Since(t0)
-	dm, dr := m1.Sub(m0).Duration(counter.Gigahertz), r1.Sub(r0).Duration(counter.Gigahertz)
+	dm, dr := m1.Sub(m0).Duration(counter.Gigahertz()), r1.Sub(r0).Duration(counter.Gigahertz())
 	if dm < 50*time.Millisecond {
 		t.Fatalf("monotonic span %v across a 50 ms sleep; want at least 50 ms", dm)
 	}

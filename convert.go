@@ -5,100 +5,87 @@ import (
 	"math/bits"
 )
 
-// A scale multiplies a count by a ratio n/d without dividing: by a factor f
-// and a shift s chosen once, with s the largest shift whose f = ⌈n·2ˢ/d⌉
-// still fits 64 bits, so that f keeps every bit of precision it can. Since
-// f ≥ n·2ˢ/d, the result ⌊|c|·f/2ˢ⌋ is never below the floor of the exact
-// quotient |c|·n/d; since f < n·2ˢ/d + 1 and f ≥ 2⁶³, it exceeds the exact
-// quotient by less than quotient/2⁶³, which is below one unit wherever the
-// result fits an int64. An exact multiple of the ratio therefore converts
-// exactly, and every other count lands on the floor or the ceiling of its
-// exact quotient.
+// A scale multiplies a count by a ratio n/d without dividing. It splits the
+// ratio once into a whole part and a 64-bit binary fraction rounded up:
 //
-// The hot path never sees f and s, only what is derived from them:
+//	a = ⌊n/d⌋,  b = ⌈r·2⁶⁴/d⌉  where r = n mod d,
 //
-//	⌊m·f/2ˢ⌋ = m·a + (⌊m·b/2⁶⁴⌋ >> c)
+// and turns a magnitude m into R = m·a + ⌊m·b/2⁶⁴⌋: one 128-bit multiply,
+// one 64-bit multiply and an add, with no shift and no division.
 //
-// with a = ⌊f/2ˢ⌋, b = (f mod 2ˢ)·2⁶⁴⁻ˢ, c = 0 for s < 64, and a = 0, b = f,
-// c = s−64 otherwise: one 128-bit multiply, one 64-bit multiply, a shift by
-// under 64 and an add. Which magnitudes saturate is also worked out once.
+// Why R is right. Write b = r·2⁶⁴/d + e with 0 ≤ e < 1 (e = 0 when d divides
+// r·2⁶⁴). The exact quotient is q = m·n/d = m·a + m·r/d, so
 //
-// The zero scale turns every count into zero.
+//	m·a + m·b/2⁶⁴ = q + m·e/2⁶⁴ = q + ε,  0 ≤ ε < ½,
+//
+// the bound because e < 1 and a magnitude of an int64 is at most 2⁶³; also
+// ε < m/2⁶⁴ wherever m > 0. As m·a is whole, R = ⌊q + ε⌋. Where q is
+// whole, q ≤ q + ε < q + 1 gives R = q: a multiple of the ratio converts
+// exactly. Elsewhere ⌊q⌋ < q ≤ q + ε < ⌊q⌋ + 2 gives R = ⌊q⌋ or ⌊q⌋ + 1 =
+// ⌈q⌉: within one unit. More precisely, R is ⌈q⌉ only where q lies within
+// m/2⁶⁴ below the integer above it, and ⌊q⌋ everywhere else.
+//
+// b fits 64 bits: b = 0 when r = 0, and otherwise b < r·2⁶⁴/d + 1 ≤
+// 2⁶⁴ − 2⁶⁴/d + 1 < 2⁶⁴, since d < 2⁶⁴.
+//
+// R is the floor of m·(a + b/2⁶⁴), which never decreases as m grows, so the
+// magnitudes whose R fits an int64 are exactly those up to a limit, worked
+// out once. Up to it neither m·a nor the sum can wrap, since both are at
+// most R < 2⁶³; past it the result saturates. A negative count converts by
+// its magnitude and takes its sign back, so conversions are symmetric about
+// zero and never decrease.
 type scale struct {
-	a, b uint64
-	c    uint64 // 0 to 63
-	// sat is the complement of the largest magnitude that converts without
-	// saturating, so that the zero scale saturates nothing.
-	sat uint64
+	a   uint64 // ⌊n/d⌋
+	b   uint64 // ⌈(n mod d)·2⁶⁴/d⌉
+	lim uint64 // the largest magnitude whose R fits an int64, 0 to 2⁶³
 }
 
 // newScale returns the scale for n/d, with n and d above zero.
 func newScale(n, d uint64) scale {
-	f, s := largestShift(n, d)
-	var k scale
-	if s < 64 {
-		k.a, k.b = f>>s, f<<(64-s)
-	} else {
-		k.b, k.c = f, uint64(s-64)
+	k := scale{a: n / d}
+	b, rem := bits.Div64(n%d, 0, d) // ⌊r·2⁶⁴/d⌋, r < d
+	if rem != 0 {
+		b++ // below 2⁶⁴, as the comment on scale shows
 	}
-	// ⌊m·f/2ˢ⌋ ≤ 2⁶³−1 exactly when m < 2⁶³⁺ˢ/f, so the largest such m is
-	// ⌈2⁶³⁺ˢ/f⌉−1. A magnitude of 2⁶³ (MinInt64) whose result would be 2⁶³
-	// saturates to MinInt64, which is that result anyway.
-	lim := uint64(1 << 63)
-	if c, ok := ceilShifted(1<<63, f, s); ok && c-1 < lim {
-		lim = c - 1
+	k.b = b
+	// Bisect for the largest m in [0, 2⁶³] whose R fits an int64: R(0) = 0
+	// fits, and R never decreases. A magnitude of 2⁶³ (MinInt64) whose R
+	// is 2⁶³ saturates to MinInt64, which is that result anyway.
+	lo, hi := uint64(0), uint64(1<<63)+1 // R(lo) fits; R(hi) does not, or hi is past 2⁶³
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if k.fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
 	}
-	k.sat = ^lim
+	k.lim = lo
 	return k
 }
 
-// largestShift returns the factor f = ⌈n·2ˢ/d⌉ for the largest shift s at
-// which it fits 64 bits. For n and d from 1 to 2⁶⁴−1, s is 1 to 127.
-func largestShift(n, d uint64) (f uint64, s uint) {
-	// n·2ˢ/d lies in [2^(ln−ld−1+s), 2^(ln−ld+1+s)), so the largest s lies
-	// within two of 63−(ln−ld); start one above that and step down.
-	s = uint(64 - (bits.Len64(n) - bits.Len64(d)))
-	for {
-		if f, ok := ceilShifted(n, d, s); ok {
-			return f, s
-		}
-		s--
-	}
+// fits reports whether R = m·a + ⌊m·b/2⁶⁴⌋ is below 2⁶³, computing R in
+// full, without wrapping.
+func (k scale) fits(m uint64) bool {
+	whole, lo := bits.Mul64(m, k.a)
+	frac, _ := bits.Mul64(m, k.b)
+	sum, carry := bits.Add64(lo, frac, 0)
+	return whole == 0 && carry == 0 && sum < 1<<63
 }
 
-// ceilShifted returns ⌈n·2ˢ/d⌉ and whether it fits 64 bits, for s below 128.
-// The numerator is up to 192 bits wide, divided a word at a time.
-func ceilShifted(n, d uint64, s uint) (uint64, bool) {
-	var n2, n1, n0 uint64 // n<<s, most significant word first
-	if s < 64 {
-		n1, n0 = n>>(64-s), n<<s
-	} else {
-		n2, n1 = n>>(128-s), n<<(s-64)
-	}
-	q2, r := bits.Div64(0, n2, d)
-	q1, r := bits.Div64(r, n1, d)
-	q0, r := bits.Div64(r, n0, d)
-	if q2 != 0 || q1 != 0 {
-		return 0, false
-	}
-	if r != 0 {
-		if q0 == math.MaxUint64 {
-			return 0, false
-		}
-		q0++
-	}
-	return q0, true
-}
-
-// apply returns ⌊|c|·f/2ˢ⌋ with c's sign, saturated to the int64 range. It
-// has no division and one branch, taken only to saturate. It must stay cheap
-// enough for the compiler to inline, with the conversion methods around it.
+// apply returns R = ⌊|c|·n/d⌋ or ⌈|c|·n/d⌉ as the comment on scale says,
+// with c's sign, saturated to the int64 range. It has no division and no
+// branch: saturation is a conditional move. It must stay cheap enough for
+// the compiler to inline, with the conversion methods around it.
 func (k scale) apply(c int64) int64 {
 	neg := c >> 63 // 0, or −1 for a negative count
 	m := uint64((c ^ neg) - neg)
-	if m > ^k.sat {
-		return math.MaxInt64 ^ neg // MaxInt64, or MinInt64 when negative
+	frac, _ := bits.Mul64(m, k.b)
+	v := m*k.a + frac
+	if m > k.lim {
+		// MaxInt64, or 2⁶³ when negative, which the sign below turns
+		// into MinInt64.
+		v = math.MaxInt64 - uint64(neg)
 	}
-	hi, _ := bits.Mul64(m, k.b)
-	return (int64(m*k.a+hi>>(k.c&63)) ^ neg) - neg
+	return (int64(v) ^ neg) - neg
 }

@@ -1,9 +1,14 @@
 package counter
 
 import (
+	"bytes"
 	"math"
 	"math/big"
+	"os"
+	"os/exec"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -50,6 +55,30 @@ func checkConversion(t rapid.TB, what string, c int64, n, d uint64, got int64) {
 	}
 }
 
+// checkRoundsUpOnlyNear checks the sharper claim of the comment on scale:
+// where the exact quotient q = c·n/d is in range and not whole, the result's
+// magnitude is ⌈|q|⌉ only where ⌈|q|⌉ − |q| < |c|/2⁶⁴, and ⌊|q|⌋ elsewhere.
+func checkRoundsUpOnlyNear(t rapid.TB, what string, c int64, n, d uint64, got int64) {
+	t.Helper()
+	q := exactQuotient(c, n, d)
+	if q.IsInt() || q.Cmp(bigMaxInt64) > 0 || q.Cmp(bigMinInt64) < 0 {
+		return // checked by checkConversion
+	}
+	absQ := new(big.Rat).Abs(q)
+	floor := new(big.Int).Quo(absQ.Num(), absQ.Denom())
+	absGot := new(big.Int).Abs(big.NewInt(got))
+	if absGot.Cmp(floor) == 0 {
+		return
+	}
+	// Rounded up: the gap to the integer above, times 2⁶⁴, must be below |c|.
+	gap := new(big.Rat).Sub(new(big.Rat).SetInt(absGot), absQ)
+	gap.Mul(gap, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 64)))
+	absC := new(big.Int).Abs(big.NewInt(c))
+	if gap.Cmp(new(big.Rat).SetInt(absC)) >= 0 {
+		t.Fatalf("%s(%d) at %d/%d: got %d, rounded away from %s by a gap of %s/2⁶⁴; want the floor of the magnitude", what, c, n, d, got, q.FloatString(3), gap.FloatString(3))
+	}
+}
+
 // Rates and counts the generators are forced to try, besides the full range.
 var (
 	edgeRates  = []uint64{1, 2, 3, 24_000_000, 62_500_000, 1e9, 3e9, 2_299_999_917, 1e10, math.MaxUint64 - 1, math.MaxUint64}
@@ -78,8 +107,11 @@ func checkBothDirections(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("NewTickRate(%d): %v", hz, err)
 	}
-	checkConversion(t, "Duration", c, 1e9, hz, int64(Tickdelta(c).Duration(r)))
-	checkConversion(t, "Ticks", c, hz, 1e9, int64(r.Ticks(time.Duration(c))))
+	dur, ticks := int64(Tickdelta(c).Duration(r)), int64(r.Ticks(time.Duration(c)))
+	checkConversion(t, "Duration", c, 1e9, hz, dur)
+	checkConversion(t, "Ticks", c, hz, 1e9, ticks)
+	checkRoundsUpOnlyNear(t, "Duration", c, 1e9, hz, dur)
+	checkRoundsUpOnlyNear(t, "Ticks", c, hz, 1e9, ticks)
 }
 
 // TestConversionExactOnMultiples draws counts that are exact multiples of the
@@ -121,28 +153,65 @@ func TestConversionMonotone(t *testing.T) {
 	})
 }
 
-// TestScaleIsTheLargestShift checks the factor and shift against their
-// definition: f = ⌈n·2ˢ/d⌉ fits 64 bits and would not at s+1.
-func TestScaleIsTheLargestShift(t *testing.T) {
+// TestScaleMatchesItsDefinition checks each part of a scale against its
+// definition in math/big: a = ⌊n/d⌋, b = ⌈(n mod d)·2⁶⁴/d⌉, and lim the
+// largest magnitude up to 2⁶³ whose R = m·a + ⌊m·b/2⁶⁴⌋ is below 2⁶³. It
+// then converts the counts on both sides of lim, where saturation begins.
+func TestScaleMatchesItsDefinition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		hz := rateGen().Draw(t, "hz")
-		for _, nd := range [][2]uint64{{1e9, hz}, {hz, 1e9}} {
-			n, d := nd[0], nd[1]
-			f, s := largestShift(n, d)
-			if want := bigCeilShifted(n, d, s); !want.IsUint64() || want.Uint64() != f {
-				t.Fatalf("largestShift(%d, %d) = %d, %d; want f = %s", n, d, f, s, want)
+		r, _ := NewTickRate(hz)
+		for _, k := range []struct {
+			what string
+			n, d uint64
+			s    scale
+		}{
+			{"Duration", 1e9, hz, r.t.toNanos},
+			{"Ticks", hz, 1e9, r.t.toTicks},
+		} {
+			n, d := new(big.Int).SetUint64(k.n), new(big.Int).SetUint64(k.d)
+			a, rem := new(big.Int).DivMod(n, d, new(big.Int))
+			b := bigCeilDiv(new(big.Int).Lsh(rem, 64), d)
+			if !a.IsUint64() || a.Uint64() != k.s.a || !b.IsUint64() || b.Uint64() != k.s.b {
+				t.Fatalf("scale for %d/%d has a = %d, b = %d; want %s, %s", k.n, k.d, k.s.a, k.s.b, a, b)
 			}
-			if next := bigCeilShifted(n, d, s+1); next.IsUint64() {
-				t.Fatalf("largestShift(%d, %d) shift %d is not the largest: %d also fits", n, d, s, next)
+			limit := new(big.Int).Lsh(big.NewInt(1), 63)
+			if bigR(a, b, k.s.lim).Cmp(limit) >= 0 {
+				t.Fatalf("scale for %d/%d: R(lim = %d) = %s is past the int64 range", k.n, k.d, k.s.lim, bigR(a, b, k.s.lim))
+			}
+			if k.s.lim > 1<<63 || k.s.lim < 1<<63 && bigR(a, b, k.s.lim+1).Cmp(limit) < 0 {
+				t.Fatalf("scale for %d/%d: lim = %d is not the largest magnitude that fits", k.n, k.d, k.s.lim)
+			}
+			// Counts at the edge of saturation, both signs. A magnitude
+			// of 2⁶³ is MinInt64 only.
+			convert := func(c int64) int64 {
+				if k.what == "Duration" {
+					return int64(Tickdelta(c).Duration(r))
+				}
+				return int64(r.Ticks(time.Duration(c)))
+			}
+			for _, m := range []uint64{k.s.lim - 1, k.s.lim, k.s.lim + 1, k.s.lim + 2} {
+				if m <= 1<<63-1 {
+					checkConversion(t, k.what, int64(m), k.n, k.d, convert(int64(m)))
+				}
+				if m <= 1<<63 {
+					checkConversion(t, k.what, -int64(m), k.n, k.d, convert(-int64(m)))
+				}
 			}
 		}
 	})
 }
 
-func bigCeilShifted(n, d uint64, s uint) *big.Int {
-	num := new(big.Int).Lsh(new(big.Int).SetUint64(n), s)
-	den := new(big.Int).SetUint64(d)
-	q, m := new(big.Int).DivMod(num, den, new(big.Int))
+// bigR returns m·a + ⌊m·b/2⁶⁴⌋ exactly.
+func bigR(a, b *big.Int, m uint64) *big.Int {
+	bm := new(big.Int).SetUint64(m)
+	frac := new(big.Int).Rsh(new(big.Int).Mul(bm, b), 64)
+	return frac.Add(frac, new(big.Int).Mul(bm, a))
+}
+
+// bigCeilDiv returns ⌈x/y⌉ for x ≥ 0 and y > 0.
+func bigCeilDiv(x, y *big.Int) *big.Int {
+	q, m := new(big.Int).DivMod(x, y, new(big.Int))
 	if m.Sign() != 0 {
 		q.Add(q, big.NewInt(1))
 	}
@@ -153,7 +222,7 @@ func TestGigahertzTable(t *testing.T) {
 	if want := newRateTable(1e9); gigahertz != *want {
 		t.Fatalf("the written-out 1 GHz table is %+v; want %+v", gigahertz, *want)
 	}
-	if r, _ := NewTickRate(1e9); r != Gigahertz {
+	if r, _ := NewTickRate(1e9); r != Gigahertz() {
 		t.Fatalf("NewTickRate(1e9) = %+v; want Gigahertz", r)
 	}
 }
@@ -302,6 +371,36 @@ func TestTickstampSubWraps(t *testing.T) {
 		}
 		if got := tt.u.Add(tt.want); got != tt.t {
 			t.Errorf("Tickstamp(%d).Add(%d) = %d; want %d", tt.u, tt.want, got, tt.t)
+		}
+	}
+}
+
+// TestConversionInlines fails when a conversion, or Gigahertz, stops
+// inlining into its caller: a call around each conversion would cost more
+// than the conversion itself.
+func TestConversionInlines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the package with -gcflags=-m")
+	}
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go tool on PATH: %v", err)
+	}
+	cmd := exec.Command(gotool, "build", "-gcflags=-m", ".")
+	cmd.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	var inlinable []string
+	for line := range bytes.Lines(out) {
+		if _, name, ok := strings.Cut(strings.TrimSpace(string(line)), ": can inline "); ok {
+			inlinable = append(inlinable, name)
+		}
+	}
+	for _, name := range []string{"scale.apply", "Tickdelta.Duration", "TickRate.Ticks", "Gigahertz"} {
+		if !slices.Contains(inlinable, name) {
+			t.Errorf("%s: not reported as \"can inline\" by go build -gcflags=-m", name)
 		}
 	}
 }

@@ -18,7 +18,7 @@ type read struct {
 // a Counter made by New and, for the marks that depend on it, through the
 // zero Counter too. The raw clock, a system call a read, gets fewer.
 func reads(t testing.TB) []read {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	var zero counter.Counter
 	n := 2_000_000
 	if testing.Short() {
@@ -58,7 +58,7 @@ func TestReadsNeverGoBack(t *testing.T) {
 // TestMixedReadsNeverGoBack interleaves the kinds of read of one Counter,
 // which all read one counter, so that no kind is ahead of another.
 func TestMixedReadsNeverGoBack(t *testing.T) {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	prev := c.Now()
 	for i := range 500_000 {
 		var got [4]counter.Tickstamp
@@ -84,12 +84,12 @@ func TestReadsDoNotAllocate(t *testing.T) {
 			}
 		})
 	}
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	var cpu int
 	if got := testing.AllocsPerRun(1000, func() { sink, cpu = c.NowCPU() }); got != 0 {
 		t.Fatalf("NowCPU: %v allocations a read; want 0", got)
 	}
-	manual := counter.NewManualClock(1e6, counter.Gigahertz)
+	manual := counter.NewManualClock(1e6, counter.Gigahertz())
 	if got := testing.AllocsPerRun(1000, func() { sink = manual.Now() }); got != 0 {
 		t.Fatalf("ManualClock.Now: %v allocations a read; want 0", got)
 	}
@@ -132,7 +132,7 @@ func TestNewKeepsRate(t *testing.T) {
 // TestNowCPURange checks that NowCPU reports -1 or a CPU number that fits
 // TSC_AUX's 12 bits, and -1 everywhere but Linux on amd64.
 func TestNowCPURange(t *testing.T) {
-	c := counter.New(counter.Gigahertz)
+	c := counter.New(counter.Gigahertz())
 	_, cpu := c.NowCPU()
 	t.Logf("NowCPU on %s/%s: CPU %d", runtime.GOOS, runtime.GOARCH, cpu)
 	if cpu < -1 || cpu > 0xfff {

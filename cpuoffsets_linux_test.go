@@ -15,7 +15,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 	if len(allowedCPUs(t)) < 2 {
 		t.Skip("one CPU: nothing to check")
 	}
-	c := New(Gigahertz)
+	c := New(Gigahertz())
 	hz, err := Measure()
 	if err == nil {
 		c = New(hz)

@@ -82,7 +82,7 @@ func TestCrossCore(t *testing.T) {
 	if len(cpus) < 2 {
 		t.Skipf("this process may run on %d CPU: no other CPU to hand a reading to", len(cpus))
 	}
-	c := New(Gigahertz)
+	c := New(Gigahertz())
 	handoffs := 20_000
 	if testing.Short() {
 		handoffs = 2_000
@@ -172,7 +172,7 @@ func handOff(t *testing.T, from, to, n int, send, recv func() Tickstamp) Tickdel
 // must name it where TSC_AUX holds the CPU (Linux on amd64 with RDTSCP), as
 // the getcpu system call does, and be -1 elsewhere.
 func TestNowCPUMatchesPinnedCPU(t *testing.T) {
-	c := New(Gigahertz)
+	c := New(Gigahertz())
 	tagged := nowCPUTagged()
 	t.Logf("backend %s, CPU in TSC_AUX: %v", backend, tagged)
 	for _, cpu := range allowedCPUs(t) {

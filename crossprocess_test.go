@@ -21,7 +21,7 @@ var crossProcessClocks = []struct {
 	name string
 	clk  counter.Clock
 }{
-	{"counter", counter.New(counter.Gigahertz)},
+	{"counter", counter.New(counter.Gigahertz())},
 	{"monotonic", counter.MonotonicClock{}},
 	{"raw", counter.RawMonotonicClock{}},
 }

@@ -25,7 +25,7 @@
 //
 // A [TickRate] is the counter's rate in hertz. [Tickdelta.Duration] turns a
 // span into nanoseconds and [TickRate.Ticks] turns a duration into ticks.
-// Each conversion is a 128-bit multiply and a shift by a factor the rate
+// Each conversion is two multiplies and an add by factors the rate
 // worked out once, with no division: the result is the exact quotient when
 // that is a whole number, and otherwise the whole number just below or just
 // above it, never further off. A result past the int64 range saturates to

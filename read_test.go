@@ -68,7 +68,7 @@ func TestNanotimeSpanAgreesWithMonotonicClock(t *testing.T) {
 	if backend != "nanotime" {
 		t.Skipf("the %s backend's rate needs discovery", backend)
 	}
-	c, mono := New(Gigahertz), MonotonicClock{}
+	c, mono := New(Gigahertz()), MonotonicClock{}
 	c0, m0 := c.Begin(), mono.Now()
 	time.Sleep(20 * time.Millisecond)
 	m1, c1 := mono.Now(), c.End()

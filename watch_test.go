@@ -338,7 +338,7 @@ func TestWatchRunTwice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeHost{hz: 2e9}
 		f.epoch = time.Now()
-		w, err := newWatch(Gigahertz, WatchOptions{}, f.deps())
+		w, err := newWatch(Gigahertz(), WatchOptions{}, f.deps())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,7 +439,7 @@ func TestWatchNames(t *testing.T) {
 			t.Errorf("got %q; want %q", tc.got, tc.want)
 		}
 	}
-	if w, _ := newWatch(Gigahertz, WatchOptions{}, (&fakeHost{}).deps()); w.Rate() != Gigahertz {
+	if w, _ := newWatch(Gigahertz(), WatchOptions{}, (&fakeHost{}).deps()); w.Rate() != Gigahertz() {
 		t.Errorf("Rate() = %v", w.Rate())
 	}
 }
