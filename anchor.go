@@ -32,8 +32,9 @@ import (
 // Converted times never jump backwards: once [Anchor.Time] has returned w
 // for some reading, it returns no less than w for any reading taken after
 // that, whatever the anchor was re-anchored to in between, provided the
-// later reading is converted within 31 re-anchorings of being taken (31 s
-// at a period of a second). That holds across goroutines too, a reading
+// later reading is converted within 30 re-anchorings of being taken (30 s
+// at a period of a second: a reading taken within 1 µs of a re-anchoring
+// belongs to the anchoring before it). That holds across goroutines too, a reading
 // converted on one and then a reading taken on another that has seen the
 // first's result, where the second reading is ordered after the memory
 // operations before it, as [Counter.Begin] and [MonotonicClock] are. The
@@ -61,9 +62,12 @@ import (
 // error among the pairs still being slewed towards, each within its
 // [Anchor.Bound] (and a step of a coarse clock), plus what the rate's error
 // and NTP's slew add up over one period. With a [Counter] that is tens of
-// nanoseconds, and [Anchor.Lag] stays below twice it. Only a wall clock
-// stepped or slewed backwards, or a counter that ran fast, leaves converted
-// times further ahead, and that is slewed out as above.
+// nanoseconds, and [Anchor.Lag] stays below twice it, where the wall clock
+// is read from the same counter (Linux's clocksource tsc). A wall clock from
+// another source wanders against the counter, and the pairs' errors with
+// it: on a KVM guest whose wall clock is kvm-clock, by up to about 200 ns.
+// Only a wall clock stepped or slewed backwards, or a counter that ran fast,
+// leaves converted times further ahead, and that is slewed out as above.
 //
 // An Anchor is safe for concurrent use: any number of goroutines may
 // convert while one re-anchors, and conversions never wait for it.
@@ -450,7 +454,7 @@ func (a *Anchor) complete(old, next *anchorState) {
 // A period of a second keeps a rate error of 1 ppm below 1 µs and an NTP
 // slew of 500 ppm below 500 µs. Run returns at once with an error for a
 // period shorter than a millisecond, which would spend the goroutine's time
-// re-anchoring and keep converted readings stable for less than 31 ms, and
+// re-anchoring and keep converted readings stable for less than 30 ms, and
 // returns [ErrNoBracket] where Reanchor does.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 	if period < minRunPeriod {
