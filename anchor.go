@@ -19,9 +19,11 @@ import (
 // The pair is taken by bracketing: the wall clock is read between two
 // readings of the clock, several times, and the tightest bracket is kept,
 // its midpoint paired with the wall time. The pair is off by at most half
-// that bracket, [Anchor.Bound]: typically tens of nanoseconds. To that a
-// conversion adds the rate's error times the time since the pair was taken
-// (1 ppm of error is 1 µs a second), one nanosecond of rounding, and
+// that bracket, [Anchor.Bound]: typically tens of nanoseconds with a
+// [Counter], about a microsecond with a [RawMonotonicClock], whose reads are
+// system calls, plus one step of a clock that advances in coarse steps. To
+// that a conversion adds the rate's error times the time since the pair was
+// taken (1 ppm of error is 1 µs a second), one nanosecond of rounding, and
 // whatever the wall clock has been adjusted by since: NTP slews it by up to
 // 500 ppm, and an operator or a time daemon may step it. [Anchor.Reanchor]
 // takes a fresh pair, and [Anchor.Run] does so periodically; [Anchor.Drift]
@@ -30,40 +32,58 @@ import (
 // Converted times never jump backwards: once [Anchor.Time] has returned w
 // for some reading, it returns no less than w for any reading taken after
 // that, whatever the anchor was re-anchored to in between, provided the
-// later reading is converted within 31 re-anchorings of being taken (31 s
-// at a period of a second). The anchor keeps the line of each of its last
-// 32 anchorings and converts a reading by the one in force when it was
-// taken, so a reading converted again converts to the same time; a reading
-// older than all 32 converts by the oldest line kept.
+// later reading is converted within 30 re-anchorings of being taken (30 s
+// at a period of a second: a reading taken within 1 µs of a re-anchoring
+// belongs to the anchoring before it). That holds across goroutines too, a reading
+// converted on one and then a reading taken on another that has seen the
+// first's result, where the second reading is ordered after the memory
+// operations before it, as [Counter.Begin] and [MonotonicClock] are. The
+// anchor keeps the line of each of its last 32 anchorings and converts a
+// reading by the one in force when it was taken, so a reading converted
+// again converts to the same time; a reading older than all 32 converts by
+// the oldest line kept.
 //
-// How a re-anchoring moves converted times: a new pair that puts the wall
-// clock ahead of where the previous line maps the present, a step of the
-// wall clock forwards or a counter that ran slow, takes effect at once, and
-// converted times step forwards with the wall clock. One that puts it
-// behind, a step of the wall clock backwards or a counter that ran fast,
-// does not: converted times keep running from where they were, at 63/64 of
-// the counter's speed, until they meet the new pair's line, and follow it
-// from there. A step back of 1 ms is slewed out in 64 ms, one of a second in
-// a little over a minute; [Anchor.Lag] says how much is left. Every
-// re-anchoring also moves converted times forwards by at least 256 ns,
-// slewed out in 16 µs, a margin that keeps the guarantee where the
-// processor reorders a counter read.
+// How a re-anchoring moves converted times: it takes effect 1 µs after it
+// reads the clock, at its cut. A new pair that puts the wall clock ahead of
+// where the converted times had got to, a step of the wall clock forwards
+// or a counter that ran slow, takes effect at once, and converted times
+// step forwards with the wall clock. One that puts it behind, a step of the
+// wall clock backwards or a counter that ran fast, does not: converted times
+// carry on from where they were, at 63/64 of the counter's speed, until
+// they meet the new pair's line, and follow it from there. A step back of
+// 1 ms is slewed out in 64 ms, one of a second in a little over a minute;
+// [Anchor.Lag] says how much is left.
+//
+// A re-anchoring adds no lead of its own: at its cut, converted times carry
+// on from the larger of the new line and where the previous conversion had
+// got to, never jumping past both. So, however often the anchor is
+// re-anchored (back-to-back, or [Anchor.Run] at its shortest period), a
+// fresh reading converts to no later than the wall clock plus the largest
+// error among the pairs still being slewed towards, each within its
+// [Anchor.Bound] (and a step of a coarse clock), plus what the rate's error
+// and NTP's slew add up over one period. With a [Counter] that is tens of
+// nanoseconds, and [Anchor.Lag] stays below twice it, where the wall clock
+// is read from the same counter (Linux's clocksource tsc). A wall clock from
+// another source wanders against the counter, and the pairs' errors with
+// it: on a KVM guest whose wall clock is kvm-clock, by up to about 200 ns.
+// Only a wall clock stepped or slewed backwards, or a counter that ran fast,
+// leaves converted times further ahead, and that is slewed out as above.
 //
 // An Anchor is safe for concurrent use: any number of goroutines may
-// convert while one re-anchors. A conversion is one atomic load and a few
-// multiplies; it takes no lock, allocates nothing and makes no system call,
-// except that a conversion that meets the instant at which a new pair is
-// published waits for it, which takes well under a microsecond unless the
-// re-anchoring goroutine is descheduled in that instant.
+// convert while one re-anchors, and conversions never wait for it.
 type Anchor struct {
-	clock Clock
+	// read reads the clock ordered after the loads and stores before it,
+	// as publish's proof needs: Now for a Clock whose reads are ordered,
+	// and Counter.Begin for a Counter.
+	read  func() Tickstamp
 	rate  TickRate
+	ahead Tickdelta        // cutAhead in ticks
 	wall  func() time.Time // time.Now, except in tests
 
-	// state is the current mapping, immutable once published; nil only
-	// while Reanchor publishes a new one, with mu held.
+	// state is the mapping in force. A re-anchoring links the state that
+	// replaces it to it before storing that here; see publish.
 	state atomic.Pointer[anchorState]
-	mu    sync.Mutex // held by Reanchor; waited on by readers that meet nil
+	mu    sync.Mutex // serializes re-anchorings; conversions never take it
 }
 
 // anchorBrackets is how many brackets an anchoring takes, keeping the
@@ -76,15 +96,15 @@ const anchorBrackets = 16
 // they meet the new line.
 const slewShift = 6
 
-// cutAhead is how far past its last reading of the clock a new anchoring
-// takes effect, and cutJump how far it then moves converted times forwards
-// at least. Together they absorb what a reading of the counter may be
-// displaced by, against memory operations around it (an unordered read runs
-// up to a hundred cycles early or late) and between CPUs; see publish.
-const (
-	cutAhead = 100 * time.Nanosecond
-	cutJump  = 256 * time.Nanosecond
-)
+// cutAhead is how far past its read of the clock a re-anchoring's cut lies.
+// The proof in publish needs no margin where every read is ordered; this
+// one covers a reading taken by a read that a later load overtakes (on
+// arm64, a few nanoseconds), and costs nothing but a new pair taking effect
+// a microsecond later.
+const cutAhead = time.Microsecond
+
+// minRunPeriod is the shortest period Run accepts.
+const minRunPeriod = time.Millisecond
 
 // anchorHistory is how many segments a state keeps: the one of each of the
 // last anchorings. A reading converts through the segment that was in force
@@ -92,28 +112,65 @@ const (
 // segment is still kept.
 const anchorHistory = 32
 
-// An anchorState is one published mapping from readings to wall time,
-// immutable once published: segs[:n], oldest first, each in force for the
-// readings after its base up to the next one's base, and the oldest also for
-// every reading before it. Each re-anchoring appends a segment, dropping the
-// oldest where all anchorHistory are taken.
+// An anchorState is one published mapping from readings to wall time:
+// segs[:n], oldest first, each in force for the readings after its base up
+// to and including the next one's base, and the oldest also for every
+// reading before it. Each re-anchoring appends a segment, dropping the
+// oldest where all anchorHistory are taken, or replaces the newest where
+// the clock has not moved past its base (see cutFor).
+//
+// A state is made in two steps. A re-anchoring makes one with only its
+// pair and links it as the next of the state in force (sealing that one);
+// then it fixes the cut, fills segs and n, and stores the state as the
+// anchor's. From the link on, conversions that meet the sealed state
+// convert as the new one will, from the pair and the cut alone.
 type anchorState struct {
+	// next is the state that replaces this one, once a re-anchoring has
+	// begun to publish it; nil before.
+	next atomic.Pointer[anchorState]
+	// cut says where this state's own newest segment begins, once fixed:
+	// 0 until then, else 1 + its distance in ticks past the newest base of
+	// the state this one replaces.
+	cut atomic.Uint64
+
 	rate TickRate
 	n    int
 	segs [anchorHistory]segment
 
-	// The pair of the last anchoring, for the accessors.
+	// The pair of the anchoring that made this state, for the accessors.
 	pair pair
 }
 
-// find returns the segment in force for reading t: the newest whose base
-// is before t. A fresh reading takes one comparison.
-func (s *anchorState) find(t Tickstamp) *segment {
-	i := s.n - 1
-	for i > 0 && t.Sub(s.segs[i].base) <= 0 {
+// find returns the segment of segs in force for reading t: the newest
+// whose base is before t, or the oldest. A fresh reading takes one
+// comparison.
+func find(segs []segment, t Tickstamp) *segment {
+	i := len(segs) - 1
+	for i > 0 && t.Sub(segs[i].base) <= 0 {
 		i--
 	}
-	return &s.segs[i]
+	return &segs[i]
+}
+
+// successor returns how the state that replaces s for pair p with the given
+// cut is made: it keeps s.segs[lo:hi] and appends seg. The new segment
+// starts at the cut from the larger of p's line and the segment in force
+// there, so the history stays monotone, and jumps no further.
+func (s *anchorState) successor(p pair, cut Tickstamp) (lo, hi int, seg segment) {
+	hi = s.n
+	if cut == s.segs[hi-1].base {
+		hi-- // the clock has not moved past the newest base: replace it
+	}
+	prev := &s.segs[hi-1]
+	line := p.wall.Add(cut.Sub(p.ticks).Duration(s.rate))
+	seg = segment{base: cut, wall: line}
+	if lag := prev.at(cut, s.rate).Sub(line); lag > 0 {
+		seg.lag = lag
+	}
+	if hi == anchorHistory {
+		lo = 1
+	}
+	return lo, hi, seg
 }
 
 // A pair is a reading of the clock and the wall time it was taken at, off
@@ -174,6 +231,11 @@ var ErrNoBracket = errors.New("counter: the clock ran backwards across the wall-
 // the wall clock ([time.Now]). It refuses a nil clock and one at the zero
 // [TickRate] (wrapping [ErrZeroRate]), and a clock that runs backwards
 // ([ErrNoBracket]). It takes about 2 µs where c is a [Counter].
+//
+// The anchor reads c itself only to anchor and to place a re-anchoring's
+// cut, and needs those reads ordered after the memory operations before
+// them: it reads a [Counter] with [Counter.Begin], and any other clock with
+// its Now.
 func NewAnchor(c Clock) (*Anchor, error) {
 	return newAnchor(c, time.Now)
 }
@@ -190,7 +252,7 @@ func newAnchor(c Clock, wall func() time.Time) (*Anchor, error) {
 			wrapped: ErrZeroRate,
 		}
 	}
-	a := &Anchor{clock: c, rate: r, wall: wall}
+	a := &Anchor{read: orderedRead(c), rate: r, ahead: r.Ticks(cutAhead), wall: wall}
 	p, err := a.bracket()
 	if err != nil {
 		return nil, err
@@ -201,15 +263,31 @@ func newAnchor(c Clock, wall func() time.Time) (*Anchor, error) {
 	return a, nil
 }
 
+// orderedRead returns a read of c ordered after the loads and stores before
+// it: a Counter's Begin (LFENCE; RDTSC; LFENCE on amd64, ISB; MRS; ISB on
+// arm64), and any other clock's Now, which the Clock types of this package
+// order (the vDSO's ordered read, a system call, an atomic load).
+func orderedRead(c Clock) func() Tickstamp {
+	switch c := c.(type) {
+	case Counter:
+		return c.Begin
+	case *Counter:
+		return c.Begin
+	}
+	return c.Now
+}
+
 // bracket reads the wall clock between two readings of the clock
-// anchorBrackets times and returns the tightest bracket's pair.
+// anchorBrackets times and returns the tightest bracket's pair: the wall
+// time at the bracket's midpoint, off by at most half its width (and a
+// nanosecond of rounding) where the wall clock was read inside it.
 func (a *Anchor) bracket() (pair, error) {
 	var best pair
 	width := Tickdelta(-1)
 	for range anchorBrackets {
-		t0 := a.clock.Now()
+		t0 := a.read()
 		w := a.wall()
-		t1 := a.clock.Now()
+		t1 := a.read()
 		if d := t1.Sub(t0); d >= 0 && (width < 0 || d < width) {
 			width = d
 			best = pair{ticks: t0.Add(d / 2), wall: w}
@@ -219,19 +297,14 @@ func (a *Anchor) bracket() (pair, error) {
 		return pair{}, ErrNoBracket
 	}
 	best.wall = best.wall.Round(0)
+	if width%2 != 0 {
+		// The midpoint lies half a tick past best.ticks: move the wall time
+		// back by as much, for the line through best.ticks. On a coarse
+		// clock (24 MHz) that is 21 ns.
+		best.wall = best.wall.Add(-Tickdelta(1).Duration(a.rate) / 2)
+	}
 	best.bound = (width.Duration(a.rate) + 1) / 2
 	return best, nil
-}
-
-// load returns the current state, waiting for one being published.
-func (a *Anchor) load() *anchorState {
-	if s := a.state.Load(); s != nil {
-		return s
-	}
-	a.mu.Lock()
-	s := a.state.Load()
-	a.mu.Unlock()
-	return s
 }
 
 // Time returns the wall-clock time at which the clock read t: the anchor's
@@ -248,21 +321,63 @@ func (a *Anchor) load() *anchorState {
 // Compare converted times by their wall clock, and measure spans with
 // [Tickstamp.Sub].
 //
-// Time makes no system call, takes no lock and does not allocate.
+// Time takes no lock, never waits and does not allocate: two atomic loads
+// and a few multiplies. A conversion that meets a re-anchoring between its
+// two steps (a window of nanoseconds, unless the re-anchoring goroutine is
+// descheduled in it) also reads the clock once, as [Counter.Begin] does for
+// a [Counter]; that is a system call only for a [RawMonotonicClock].
 func (a *Anchor) Time(t Tickstamp) time.Time {
 	s := a.state.Load()
-	if s == nil {
-		s = a.load()
+	if next := s.next.Load(); next != nil {
+		g := a.across(s, next, t)
+		return g.at(t, s.rate)
 	}
-	return s.find(t).at(t, s.rate)
+	return find(s.segs[:s.n], t).at(t, s.rate)
+}
+
+// across returns the segment that converts t by next, the state that is
+// replacing s, from its pair and cut alone: next's segments need not be
+// filled in yet.
+func (a *Anchor) across(s, next *anchorState, t Tickstamp) segment {
+	cut := a.cutFor(s, next)
+	lo, hi, seg := s.successor(next.pair, cut)
+	if t.Sub(cut) > 0 {
+		return seg
+	}
+	return *find(s.segs[lo:hi], t)
+}
+
+// cutFor returns the cut of next, the state that is replacing s: the
+// reading after which next's own segment is in force. Whoever needs it
+// first fixes it, the re-anchoring or a conversion, at a read of the clock
+// taken after it found next linked to s, plus cutAhead; or at s's newest
+// base where the clock has not moved past it, so that a stopped clock
+// re-anchored again and again replaces one segment instead of marching the
+// cut ahead of it.
+func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
+	last := s.segs[s.n-1].base
+	if c := next.cut.Load(); c != 0 {
+		return last.Add(Tickdelta(c - 1))
+	}
+	d := a.read().Add(a.ahead).Sub(last)
+	if d <= 0 {
+		d = 0 // replace the newest segment, which nothing has converted by
+		if s.n == 1 {
+			d = 1 // but never the only one, which converts every reading
+		}
+	}
+	next.cut.CompareAndSwap(0, uint64(d)+1)
+	return last.Add(Tickdelta(next.cut.Load() - 1))
 }
 
 // Reanchor pairs a fresh reading of the clock with the wall clock, as
-// [NewAnchor] did, and converts by the new pair from now on. Where the new
-// pair maps the present later than the previous one did, converted times
-// step forwards at once; where it maps it earlier, they slow to 63/64 of the
-// counter's speed until they meet it (see [Anchor]). Reanchor takes about
-// 2 µs where the clock is a [Counter]. It returns [ErrNoBracket], and keeps
+// [NewAnchor] did, and converts by the new pair from 1 µs on. Where the new
+// pair maps the present later than converted times had got to, they step
+// forwards to it; where it maps it earlier, they slow to 63/64 of the
+// counter's speed until they meet it (see [Anchor]). Calling it back to
+// back leaves converted times no further ahead than calling it once a
+// second. Reanchor takes about 2 µs where the clock is a [Counter], and
+// allocates one state of about 1.4 KB. It returns [ErrNoBracket], and keeps
 // the previous pair, where the clock ran backwards in every bracket.
 func (a *Anchor) Reanchor() error {
 	a.mu.Lock()
@@ -277,41 +392,55 @@ func (a *Anchor) Reanchor() error {
 
 // publish makes p the anchor's pair. With mu held.
 //
-// Why converted times cannot go back. The conversions of every state follow
-// one history: a segment for each anchoring, in force from its base, the
-// cut, up to the next one's, and no earlier at its base than the segment
-// before it there plus cutJump. Each segment is monotone, so the history is.
-// A new segment starts past every reading the old state can have converted:
-// a conversion by the old state loaded it before the nil
-// is stored below, so its reading was taken before the clock is read here,
-// and lies before the cut (cutAhead absorbs how far the counter's reads may
-// be displaced against memory operations, and cutJump what is left). So any
-// two conversions, by whichever states, of readings still within the kept
-// segments agree with the one history, and keep the readings' order.
+// Why converted times cannot go back. Every state converts by one history:
+// a segment for each anchoring, in force after its base (the cut) up to the
+// next one's, each starting no earlier at its base than the segment before
+// it there (successor). Each segment is monotone, so the history is. What
+// must be shown is that a reading converted by a state, or by its
+// successor as a conversion meeting the link computes it, lies before the
+// successor's cut: then every later state converts it alike, as long as its
+// segment is kept, and so any two conversions agree with the one history
+// and keep the readings' order.
+//
+// A conversion by a state s alone found s.next nil, so its load of s.next
+// came before seal's store (the atomics are sequentially consistent), and
+// its reading was taken before that load. The cut is fixed by a read of
+// the clock taken after the fixer saw the link: seal's own store, or a
+// conversion's load that found it. That read is ordered after the store or
+// load before it (the read this needs: Counter.Begin's LFENCE; RDTSC, or
+// ISB; MRS; an ordered Now for other clocks), so it is later than the
+// reading, and the cut later still. A conversion that computed next from
+// the link had loaded s from a.state before complete stored next there, so
+// its reading, too, came before that store, and so before the link of
+// next's own successor and the read that fixes its cut. No conversion waits
+// for the re-anchoring; one that meets the link before the cut is fixed
+// fixes it itself, and the compare-and-swap makes everyone agree on one.
+//
+// A replaced segment (a cut at the newest base) has converted nothing: the
+// clock has not moved past that base, so neither has any reading converted
+// so far.
 func (a *Anchor) publish(p pair) {
-	old := a.state.Load()
-	a.state.Store(nil) // conversions from here on wait for the new state
-	r := a.rate
-	last := &old.segs[old.n-1]
-	cut := a.clock.Now().Add(r.Ticks(cutAhead))
-	if cut.Sub(last.base) <= 0 { // a clock that has not moved since
-		cut = last.base.Add(1)
-	}
-	floor := last.at(cut, r).Add(cutJump)
-	line := p.wall.Add(cut.Sub(p.ticks).Duration(r))
-	next := segment{base: cut, wall: line}
-	if lag := floor.Sub(line); lag > 0 {
-		next.lag = lag
-	}
-	s := &anchorState{rate: r, pair: p}
-	kept := old.segs[:old.n]
-	if len(kept) == anchorHistory {
-		kept = kept[1:]
-	}
-	s.n = copy(s.segs[:], kept)
-	s.segs[s.n] = next
-	s.n++
-	a.state.Store(s)
+	old, next := a.seal(p)
+	a.complete(old, next)
+}
+
+// seal links a state for p, not yet filled in, as the successor of the state
+// in force, and returns both.
+func (a *Anchor) seal(p pair) (old, next *anchorState) {
+	old = a.state.Load()
+	next = &anchorState{rate: a.rate, pair: p}
+	old.next.Store(next)
+	return old, next
+}
+
+// complete fixes next's cut if no conversion has, fills next in, and makes
+// it the state in force.
+func (a *Anchor) complete(old, next *anchorState) {
+	lo, hi, seg := old.successor(next.pair, a.cutFor(old, next))
+	next.n = copy(next.segs[:], old.segs[lo:hi])
+	next.segs[next.n] = seg
+	next.n++
+	a.state.Store(next)
 }
 
 // Run re-anchors every period, as [Anchor.Reanchor] does, until ctx is done,
@@ -324,10 +453,12 @@ func (a *Anchor) publish(p pair) {
 //
 // A period of a second keeps a rate error of 1 ppm below 1 µs and an NTP
 // slew of 500 ppm below 500 µs. Run returns at once with an error for a
-// period of zero or less, and returns [ErrNoBracket] where Reanchor does.
+// period shorter than a millisecond, which would spend the goroutine's time
+// re-anchoring and keep converted readings stable for less than 30 ms, and
+// returns [ErrNoBracket] where Reanchor does.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
-	if period <= 0 {
-		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be positive")
+	if period < minRunPeriod {
+		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be at least " + minRunPeriod.String())
 	}
 	tick := time.NewTicker(period)
 	defer tick.Stop()
@@ -357,18 +488,26 @@ func (a *Anchor) Drift() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	last := a.load().pair
+	last := a.state.Load().pair
 	return last.wall.Add(p.ticks.Sub(last.ticks).Duration(a.rate)).Sub(p.wall), nil
 }
 
 // Lag returns how far ahead of the last pair's line [Anchor.Time] maps a
 // reading taken now: zero, except while a step of the wall clock backwards
 // (or a counter that ran fast) is being slewed out, when it is what is left
-// of the step, shrinking by a 64th of the time that passes.
+// of the step, shrinking by a 64th of the time that passes, and within twice
+// the largest recent [Anchor.Bound] after a re-anchoring that found the
+// clocks in step. Before the last re-anchoring's cut, it is the lag the
+// new pair starts with.
 func (a *Anchor) Lag() time.Duration {
-	s := a.load()
-	g := &s.segs[s.n-1]
-	t := a.clock.Now()
+	s := a.state.Load()
+	var g segment
+	if next := s.next.Load(); next != nil {
+		_, _, g = s.successor(next.pair, a.cutFor(s, next))
+	} else {
+		g = s.segs[s.n-1]
+	}
+	t := a.read()
 	if t.Sub(g.base) <= 0 {
 		return g.lag
 	}
@@ -378,11 +517,8 @@ func (a *Anchor) Lag() time.Duration {
 // Bound returns half the width of the bracket the last anchoring kept: how
 // far, at most, the pair it took is off. It is rounded up to the nanosecond,
 // and zero for a clock that did not advance across the wall-clock read.
-func (a *Anchor) Bound() time.Duration { return a.load().pair.bound }
+func (a *Anchor) Bound() time.Duration { return a.state.Load().pair.bound }
 
 // Anchored returns the wall-clock time of the last anchoring, without a
 // monotonic clock reading.
-func (a *Anchor) Anchored() time.Time { return a.load().pair.wall }
-
-// Clock returns the clock the anchor converts readings of.
-func (a *Anchor) Clock() Clock { return a.clock }
+func (a *Anchor) Anchored() time.Time { return a.state.Load().pair.wall }

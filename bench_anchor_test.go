@@ -1,6 +1,8 @@
 package counter_test
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -13,7 +15,11 @@ import (
 //
 // BenchmarkAnchorTime converts stored readings, as a logger does;
 // BenchmarkAnchorTimeNow is the time.Now a hot path would call instead;
-// BenchmarkAnchorNowTime reads the counter and converts at once.
+// BenchmarkAnchorNowTime reads the counter and converts at once;
+// BenchmarkAnchorTimeReanchoring converts stored readings while another
+// goroutine re-anchors every millisecond, the shortest period Run accepts:
+// conversions never wait for it, so it should cost what BenchmarkAnchorTime
+// does, give or take the CPU the re-anchoring takes on a loaded machine.
 
 var anchorSink time.Time
 
@@ -44,6 +50,34 @@ func BenchmarkAnchorTime(b *testing.B) {
 		i++
 	}
 	anchorSink = last
+}
+
+func BenchmarkAnchorTimeReanchoring(b *testing.B) {
+	clk := anchorClock()
+	a, err := counter.NewAnchor(clk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var stored [1024]counter.Tickstamp
+	for i := range stored {
+		stored[i] = clk.Now()
+	}
+	ctx, cancel := context.WithCancel(b.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx, time.Millisecond) }()
+	b.ReportAllocs()
+	var last time.Time
+	i := 0
+	for b.Loop() {
+		last = a.Time(stored[i%len(stored)])
+		i++
+	}
+	anchorSink = last
+	b.StopTimer()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		b.Fatalf("Run returned %v; want context.Canceled", err)
+	}
 }
 
 func BenchmarkAnchorTimeNow(b *testing.B) {
