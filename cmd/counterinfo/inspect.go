@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/tickstamp/counter"
@@ -12,7 +13,7 @@ import (
 // inspect does every check and returns the report: the platform's facts,
 // discovery, and then whatever of the counter's reads, drift and cross-core
 // behaviour discovery's outcome lets it measure.
-func inspect(opts options) report {
+func inspect(opts options) (report, counter.Counter) {
 	r := newReport()
 	platformFacts(&r)
 	c, err := reportDiscovery(&r, opts.discover)
@@ -27,7 +28,7 @@ func inspect(opts options) report {
 		reportReads(&r, c, opts, err)
 	}
 	r.Warnings = append(r.Warnings, warnings(r)...)
-	return r
+	return r, c
 }
 
 // reportDiscovery runs discover and fills r's discovery fields, invariance
@@ -39,6 +40,7 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 	r.DiscoverMS = round(float64(d.Took)/float64(time.Millisecond), 3)
 	r.Source = d.Source.String()
 	r.ReportedHz = d.Reported
+	reportCPUOffsets(r, d.CPUs, err)
 	if err != nil {
 		r.Refusal = err.Error()
 		r.Instead = instead(err)
@@ -54,6 +56,26 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 		r.KernelPPM = round((float64(r.RateHz)-float64(r.KernelHz))/float64(r.KernelHz)*1e6, 3)
 	}
 	return c, nil
+}
+
+// reportCPUOffsets fills r's per-CPU offsets from the check Discover made,
+// or says why there are none.
+func reportCPUOffsets(r *report, check *counter.CPUCheck, derr error) {
+	switch {
+	case check == nil && derr != nil:
+		r.CPUOffsetNote = "not checked: discovery refused before it checked the CPUs"
+		return
+	case check == nil:
+		r.CPUOffsetNote = "not checked: one CPU in the affinity mask, or no call to pin a thread (not Linux)"
+		return
+	case len(check.CPUs) < 2:
+		r.CPUOffsetNote = fmt.Sprintf("not checked: the thread could not be pinned to CPUs %v", check.Unchecked)
+		return
+	}
+	for _, o := range check.CPUs {
+		r.CPUOffsetsNS[strconv.Itoa(o.CPU)] = float64(o.Offset)
+	}
+	r.CPUOffsetBoundNS = float64(check.Bound())
 }
 
 // reportReads measures what reading c costs, its smallest step, its drift
@@ -74,8 +96,7 @@ func reportReads(r *report, c counter.Counter, opts options, derr error) {
 	if derr != nil {
 		r.DriftNote = "not measured: discovery refused, so there is no rate to convert ticks at"
 	} else {
-		dr := measureDrift(c, opts.window, step)
-		r.DriftPPM, r.DriftBoundPPM = round(dr.ppm, 3), round(dr.boundPPM, 3)
+		reportDrift(r, c, opts.window)
 	}
 	switch {
 	case derr != nil:

@@ -8,11 +8,13 @@
 // TSC rate); the counter's drift against the raw monotonic clock over a
 // window; the cost of each kind of read next to time.Now; the smallest step
 // between back-to-back reads; and, on Linux, whether a reading handed from
-// one CPU to another is ever behind the other CPU's counter.
+// one CPU to another is ever behind the other CPU's counter, and each CPU's
+// counter offset from the first's, as Discover's per-CPU check found it.
+// With -watch it then runs [counter.Watch] live, as a service would.
 //
 // Usage:
 //
-//	counterinfo [-json] [-window 300ms] [-crosscore 200ms]
+//	counterinfo [-json] [-window 300ms] [-crosscore 200ms] [-watch 0 [-period 1s]]
 //
 // The flags are:
 //
@@ -24,11 +26,18 @@
 //	-crosscore duration
 //		time to spend handing readings between CPUs, shared by every
 //		CPU pair; 0 skips the check (default 200ms)
+//	-watch duration
+//		after the report, watch the counter live for this long,
+//		printing each event as it happens (a JSON object a line with
+//		-json) and at the end the refined rate; 0 does not watch
+//	-period duration
+//		the period of -watch's checks, at least 10ms (default 1s)
 //
 // The exit status is 0 when the counter is usable, 1 when discovery refused
-// it, 2 on a usage error, and 3 when the report could not be written (a
-// full disk, a closed pipe), with the reason on standard error; a status of
-// 0 or 1 means the whole report was written. -h and -help print the usage on
+// it, 2 on a usage error, 3 when the report could not be written (a full
+// disk, a closed pipe), with the reason on standard error, and 4 when -watch
+// saw an event that made the counter untrusted; a status of 0, 1 or 4 means
+// the whole report was written. -h and -help print the usage on
 // standard output and exit 0. Warnings (a trapped read, a drift, a backward step
 // between CPUs) are printed but do not change the exit status. A default run
 // takes about half a second.

@@ -88,6 +88,7 @@ var (
 		"drift_against": isString, "drift_note": isString,
 		"read_ns": isObject, "read_note": isString, "step_ticks": isNumber, "step_ns": isNumber,
 		"cross_core": isObject, "warnings": isArray,
+		"cpu_offsets_ns": isObject, "cpu_offset_bound_ns": isNumber, "cpu_offset_note": isString,
 	}
 	crossCoreFields = map[string]string{
 		"checked": isBool, "reason": isString, "cpus": isArray, "pairs": isNumber,
@@ -358,6 +359,8 @@ func TestUsageErrors(t *testing.T) {
 		{"-json=maybe"},
 		{"extra"},
 		{"-json", "extra"},
+		{"-watch=-1s"},
+		{"-watch", "1s", "-period", "1ms"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			status, out, errOut := runCmd(t, refusing(errors.New("discovery must not run")), args...)

@@ -9,67 +9,6 @@ import (
 	"github.com/tickstamp/counter"
 )
 
-// bracketTries is how many brackets each end of the drift window tries,
-// keeping the tightest.
-const bracketTries = 64
-
-// A bracket places one reading of the raw clock on the counter's scale: the
-// counter read just before and just after it.
-type bracket struct {
-	mid   counter.Tickstamp // the counter's midpoint
-	width counter.Tickdelta // after less before
-	raw   int64             // the raw clock, ns
-}
-
-// tightestBracket reads the raw clock between two ordered reads of the
-// counter tries times and returns the narrowest bracket: the one no
-// interrupt or preemption stretched.
-func tightestBracket(c counter.Counter, raw counter.RawMonotonicClock, tries int) bracket {
-	best := bracket{width: counter.MaxTickdelta}
-	for range tries {
-		t0 := c.Begin()
-		ns := int64(raw.Now())
-		t1 := c.End()
-		if w := t1.Sub(t0); w >= 0 && w < best.width {
-			best = bracket{mid: t0.Add(w / 2), width: w, raw: ns}
-		}
-	}
-	return best
-}
-
-// A drift is how far the counter, converted at its rate, ran from the raw
-// clock over a window.
-type drift struct {
-	ppm      float64 // positive where the counter ran fast
-	boundPPM float64 // how far the brackets and the counter's step may move ppm
-}
-
-// measureDrift compares the counter with the raw monotonic clock over
-// window: a bracket at each end, the tightest of several, and the counter's
-// span converted at its rate set against the raw clock's. step is the
-// counter's smallest step, by which each bracket may be wider than it reads
-// (a counter that moves in 1 µs steps brackets in zero ticks).
-func measureDrift(c counter.Counter, window time.Duration, step counter.Tickdelta) drift {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var raw counter.RawMonotonicClock
-	start := tightestBracket(c, raw, bracketTries)
-	time.Sleep(window)
-	end := tightestBracket(c, raw, bracketTries)
-
-	rawNS := float64(end.raw - start.raw)
-	if rawNS <= 0 {
-		return drift{}
-	}
-	counterNS := float64(end.mid.Sub(start.mid).Duration(c.Rate()))
-	// Each end's raw reading lies within its bracket, widened by a step.
-	slackNS := float64((start.width + end.width + 2*step).Duration(c.Rate())) / 2
-	return drift{
-		ppm:      (counterNS - rawNS) / rawNS * 1e6,
-		boundPPM: slackNS / rawNS * 1e6,
-	}
-}
-
 // Read costs are the median of readBatches batches of readsPerBatch reads,
 // each batch timed as a whole so that the clock that times it adds almost
 // nothing to one read.

@@ -18,6 +18,7 @@ const (
 	exitRefused = 1 // discovery refused the counter
 	exitUsage   = 2 // the command line was wrong
 	exitWrite   = 3 // the report, or the usage -h asked for, could not be written
+	exitWatch   = 4 // -watch saw an event that made the counter untrusted
 )
 
 // A discoverFunc finds the counter's rate: counter.DiscoverDetails, or a
@@ -29,6 +30,8 @@ type options struct {
 	json      bool
 	window    time.Duration // drift window
 	crossCore time.Duration // budget of the cross-core check; 0 skips it
+	watch     time.Duration // how long -watch runs the watch live; 0 for not at all
+	period    time.Duration // the live watch's period
 	discover  discoverFunc
 }
 
@@ -46,13 +49,26 @@ func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int
 		return status
 	}
 	opts.discover = discover
-	r := inspect(opts)
+	r, c := inspect(opts)
 	if err := writeReport(stdout, r, opts.json); err != nil {
 		fmt.Fprintf(stderr, "counterinfo: the report could not be written: %v\n", err)
 		return exitWrite
 	}
 	if !r.Usable {
+		if opts.watch > 0 {
+			fmt.Fprintln(stderr, "counterinfo: -watch: not run: discovery refused the counter")
+		}
 		return exitRefused
+	}
+	if opts.watch > 0 {
+		untrusted, err := watchLive(stdout, c, opts.watch, opts.period, opts.json)
+		if err != nil {
+			fmt.Fprintf(stderr, "counterinfo: -watch: %v\n", err)
+			return exitWrite
+		}
+		if untrusted {
+			return exitWatch
+		}
 	}
 	return exitUsable
 }
@@ -107,6 +123,14 @@ func parseArgs(args []string, stdout, stderr io.Writer) (opts options, status in
 		fmt.Fprintf(stderr, "counterinfo: -window %v: the window must be longer than zero\n", opts.window)
 		return opts, exitUsage, false
 	}
+	if opts.watch < 0 {
+		fmt.Fprintf(stderr, "counterinfo: -watch %v: the time must not be negative (0 does not watch)\n", opts.watch)
+		return opts, exitUsage, false
+	}
+	if opts.period < minWatchPeriod {
+		fmt.Fprintf(stderr, "counterinfo: -period %v: the watch's period must be at least %v\n", opts.period, minWatchPeriod)
+		return opts, exitUsage, false
+	}
 	if opts.crossCore < 0 {
 		fmt.Fprintf(stderr, "counterinfo: -crosscore %v: the time must not be negative (0 skips the check)\n", opts.crossCore)
 		return opts, exitUsage, false
@@ -122,21 +146,29 @@ func newFlagSet(opts *options) *flag.FlagSet {
 		"how long to compare the counter with the raw monotonic clock, to report its drift in ppm")
 	fs.DurationVar(&opts.crossCore, "crosscore", 200*time.Millisecond,
 		"time to spend handing readings between CPUs (Linux), shared by every CPU pair; 0 skips the check")
+	fs.DurationVar(&opts.watch, "watch", 0,
+		"after the report, watch the counter live for this long (counter.Watch), printing each event, then the refined rate; 0 does not watch")
+	fs.DurationVar(&opts.period, "period", time.Second, "the period of -watch's checks")
 	return fs
 }
 
 // usageText opens the usage, before the flags' defaults.
-const usageText = `Usage: counterinfo [-json] [-window d] [-crosscore d]
+const usageText = `Usage: counterinfo [-json] [-window d] [-crosscore d] [-watch d [-period d]]
 
 counterinfo tells whether this machine's free-running counter (the TSC on
 amd64, CNTVCT_EL0 on arm64) can be trusted for timing: the rate discovery
 finds and where it came from, or why it refused; the platform facts behind
 that; the counter's drift against the raw monotonic clock; the cost of each
 read next to time.Now; the smallest step between reads; and, on Linux,
-whether readings handed between CPUs ever go backwards.
+whether readings handed between CPUs ever go backwards, and how far each
+CPU's counter is from the others'. With -watch it then keeps checking the
+counter as a service would (counter.Watch), printing each event as it
+happens, a line each (a JSON object a line with -json), and at the end the
+refined rate (refined_rate_hz, refined_uncertainty_ppm).
 
 Exit status: 0 when the counter is usable, 1 when discovery refused it,
-2 on a usage error, 3 when the report could not be written. -h prints
+2 on a usage error, 3 when the report could not be written, 4 when -watch
+saw an event that made the counter untrusted. -h prints
 this on standard output and exits 0.
 
 Flags:

@@ -37,7 +37,7 @@ type report struct {
 	// Agreement with the raw monotonic clock.
 	WindowMS      float64 `json:"window_ms"`
 	DriftPPM      float64 `json:"drift_ppm"`       // positive where the counter runs fast
-	DriftBoundPPM float64 `json:"drift_bound_ppm"` // how far the brackets and the step alone may move DriftPPM
+	DriftBoundPPM float64 `json:"drift_bound_ppm"` // two standard errors of the fit of counter.Watch's checks; the threshold of its rate event, where it raised one
 	DriftAgainst  string  `json:"drift_against"`   // the clock compared with
 	DriftNote     string  `json:"drift_note"`      // why there is no drift; "" where measured
 
@@ -49,6 +49,12 @@ type report struct {
 
 	CrossCore crossCoreReport `json:"cross_core"`
 
+	// The per-CPU check Discover made (Linux, several CPUs): each CPU's
+	// counter against the first CPU's, at one instant of the raw clock.
+	CPUOffsetsNS     map[string]float64 `json:"cpu_offsets_ns"`      // CPU number → offset in ns; {} where not checked
+	CPUOffsetBoundNS float64            `json:"cpu_offset_bound_ns"` // the largest offset the measurement can explain; 0 where not checked
+	CPUOffsetNote    string             `json:"cpu_offset_note"`     // why there are no offsets; "" where checked
+
 	Warnings []string `json:"warnings"` // [] where there is nothing to warn of
 
 	invariantWhy string // how Discover decided InvariantTSC, for the table
@@ -58,12 +64,13 @@ type report struct {
 // object and list empty rather than null, and no CPU named in cross_core.
 func newReport() report {
 	return report{
-		GOOS:      runtime.GOOS,
-		GOARCH:    runtime.GOARCH,
-		CPUFlags:  map[string]bool{},
-		ReadNS:    map[string]float64{},
-		Warnings:  []string{},
-		CrossCore: newCrossCoreReport(),
+		GOOS:         runtime.GOOS,
+		GOARCH:       runtime.GOARCH,
+		CPUFlags:     map[string]bool{},
+		CPUOffsetsNS: map[string]float64{},
+		ReadNS:       map[string]float64{},
+		Warnings:     []string{},
+		CrossCore:    newCrossCoreReport(),
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -96,7 +98,7 @@ func tableDiscovery(t table, r report) {
 		t.row("discovery", "%.1f ms", r.DiscoverMS)
 	}
 	if r.DriftNote == "" {
-		t.row("drift", "%+.3f ppm against %s over %.0f ms (±%.3f ppm from the brackets and the step)", r.DriftPPM, r.DriftAgainst, r.WindowMS, r.DriftBoundPPM)
+		t.row("drift", "%+.3f ppm against %s over %.0f ms (±%.3f ppm: what the watch's brackets can vouch for)", r.DriftPPM, r.DriftAgainst, r.WindowMS, r.DriftBoundPPM)
 	} else {
 		t.row("drift", "%s", r.DriftNote)
 	}
@@ -118,6 +120,11 @@ func tableReads(t table, r report) {
 		} else {
 			t.row("step", "%d ticks: the smallest step between back-to-back Now reads", r.StepTicks)
 		}
+	}
+	if r.CPUOffsetNote != "" {
+		t.row("cpu offsets", "%s", r.CPUOffsetNote)
+	} else {
+		t.row("cpu offsets", "%s (each CPU's counter against the first's; the measurement explains up to ±%.0f ns)", offsetList(r.CPUOffsetsNS), r.CPUOffsetBoundNS)
 	}
 	cc := r.CrossCore
 	switch {
@@ -191,4 +198,20 @@ func hzString(hz uint64) string {
 		return "0 Hz"
 	}
 	return r.String()
+}
+
+// offsetList prints per-CPU offsets in CPU order: "CPU 0 +0 ns, CPU 1 -24 ns".
+func offsetList(offsets map[string]float64) string {
+	cpus := make([]int, 0, len(offsets))
+	for k := range offsets {
+		if n, err := strconv.Atoi(k); err == nil {
+			cpus = append(cpus, n)
+		}
+	}
+	slices.Sort(cpus)
+	parts := make([]string, len(cpus))
+	for i, cpu := range cpus {
+		parts[i] = fmt.Sprintf("CPU %d %+.0f ns", cpu, offsets[strconv.Itoa(cpu)])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// driftChecks is how many checks the drift window is cut into: the watch
+// the -watch flag runs, run for the window at a period of a tenth of it.
+const driftChecks = 10
+
+// minWatchPeriod is the shortest period counter.Watch takes.
+const minWatchPeriod = 10 * time.Millisecond
+
+// reportDrift compares c with the raw monotonic clock over window, by
+// running the package's own watch over it (counter.Watch: the brackets
+// discovery and the watch take, no copy of them here), and fills r's drift
+// from the watch's refined rate: the counter's rate against the raw clock,
+// less the rate c converts at. The bound is two standard errors of the
+// refined rate. What the watch raised meanwhile becomes a warning.
+func reportDrift(r *report, c counter.Counter, window time.Duration) {
+	period := max(window/driftChecks, minWatchPeriod)
+	var events []counter.Event
+	w, err := counter.NewWatch(c, counter.WatchOptions{Period: period, OnEvent: func(e counter.Event) { events = append(events, e) }})
+	if err != nil {
+		r.DriftNote = "not measured: " + err.Error()
+		return
+	}
+	// Half a period past the window, so that the check at its end is made.
+	ctx, cancel := context.WithTimeout(context.Background(), window+period/2)
+	defer cancel()
+	if err := w.Run(ctx); err != nil {
+		r.DriftNote = "not measured: " + err.Error()
+		return
+	}
+	for _, e := range events {
+		r.Warnings = append(r.Warnings, "over the drift window the watch found "+e.String())
+	}
+	// Where the watch confirmed a rate other than the one in use, it
+	// refits from there: the drift is what that event measured, against
+	// its threshold.
+	for _, e := range slices.Backward(events) {
+		if e.Kind == counter.EventRate {
+			r.DriftPPM, r.DriftBoundPPM = round(e.Value, 3), round(e.Threshold, 3)
+			return
+		}
+	}
+	ref := w.Refined()
+	if ref.Checks < 3 || math.IsInf(ref.UncertaintyPPM, 0) {
+		r.DriftNote = fmt.Sprintf("not measured: the watch made %d checks in %v, too few to fit a rate", ref.Checks, window)
+		return
+	}
+	hz := float64(c.Rate().Hertz())
+	r.DriftPPM = round((ref.Hz-hz)/hz*1e6, 3)
+	r.DriftBoundPPM = round(2*ref.UncertaintyPPM, 3)
+}
+
+// watchLive runs the watch on c for d at period, writing each event to out
+// as it happens (a line of the table's form, or a JSON object a line with
+// asJSON), and at the end the refined rate and the watch's state. It
+// returns whether an event made the counter untrusted, and the first error
+// of a write.
+func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON bool) (untrusted bool, err error) {
+	note := func(werr error) {
+		if err == nil {
+			err = werr
+		}
+	}
+	w, nerr := counter.NewWatch(c, counter.WatchOptions{Period: period, OnEvent: func(e counter.Event) {
+		note(writeEvent(out, e, asJSON))
+	}})
+	if nerr != nil {
+		return false, nerr
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if rerr := w.Run(ctx); rerr != nil {
+		return false, rerr
+	}
+	note(writeWatchEnd(out, w, d, asJSON))
+	return w.State() == counter.Untrusted, err
+}
+
+// An eventLine is one event as -watch -json prints it.
+type eventLine struct {
+	Event     string  `json:"event"`    // the kind: "rate", "jump", "clocksource", ...
+	Severity  string  `json:"severity"` // "degraded" or "untrusted"
+	At        string  `json:"at"`       // RFC 3339, to the nanosecond
+	Value     float64 `json:"value"`
+	Threshold float64 `json:"threshold"`
+	Unit      string  `json:"unit"` // of value and threshold: "ppm", "ns" or ""
+	From      string  `json:"from"` // the clocksources, for "clocksource"
+	To        string  `json:"to"`
+	Error     string  `json:"error"`
+}
+
+// writeEvent writes one event.
+func writeEvent(out io.Writer, e counter.Event, asJSON bool) error {
+	if !asJSON {
+		_, err := fmt.Fprintf(out, "event  %s  %s\n", e.At.Format("15:04:05.000"), e)
+		return err
+	}
+	l := eventLine{
+		Event: e.Kind.String(), Severity: e.Severity.String(), At: e.At.Format(time.RFC3339Nano),
+		Value: e.Value, Threshold: e.Threshold, Unit: e.Unit(), From: e.From, To: e.To,
+	}
+	if e.Err != nil {
+		l.Error = e.Err.Error()
+	}
+	return json.NewEncoder(out).Encode(l)
+}
+
+// A watchEnd is the last line -watch -json prints.
+type watchEnd struct {
+	WatchedMS             float64 `json:"watched_ms"`
+	State                 string  `json:"state"` // "trusted", "degraded" or "untrusted"
+	Checks                int     `json:"checks"`
+	RefinedRateHz         float64 `json:"refined_rate_hz"`         // 0 with fewer than two checks
+	RefinedUncertaintyPPM float64 `json:"refined_uncertainty_ppm"` // -1 with fewer than three checks
+	RefinedVsRatePPM      float64 `json:"refined_vs_rate_ppm"`     // the refined rate against the rate in use
+	DroppedEvents         uint64  `json:"dropped_events"`
+}
+
+// writeWatchEnd writes the refined rate and the state the watch ended in.
+func writeWatchEnd(out io.Writer, w *counter.Watch, d time.Duration, asJSON bool) error {
+	ref := w.Refined()
+	end := watchEnd{
+		WatchedMS: float64(d) / float64(time.Millisecond), State: w.State().String(), Checks: ref.Checks,
+		RefinedRateHz: round(ref.Hz, 3), RefinedUncertaintyPPM: -1, DroppedEvents: w.Dropped(),
+	}
+	if !math.IsInf(ref.UncertaintyPPM, 0) && !math.IsNaN(ref.UncertaintyPPM) {
+		end.RefinedUncertaintyPPM = round(ref.UncertaintyPPM, 4)
+	}
+	if hz := float64(w.Rate().Hertz()); hz != 0 && ref.Hz != 0 {
+		end.RefinedVsRatePPM = round((ref.Hz-hz)/hz*1e6, 4)
+	}
+	if asJSON {
+		return json.NewEncoder(out).Encode(end)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "watched                 %v, %d checks: %s\n", d, end.Checks, end.State)
+	switch {
+	case end.RefinedRateHz == 0:
+		b.WriteString("refined rate            none: fewer than two checks\n")
+	case end.RefinedUncertaintyPPM < 0:
+		fmt.Fprintf(&b, "refined rate            %.3f Hz (%+.4f ppm from the rate in use; no uncertainty from two checks)\n", end.RefinedRateHz, end.RefinedVsRatePPM)
+	default:
+		fmt.Fprintf(&b, "refined rate            %.3f Hz ±%.4f ppm (%+.4f ppm from the rate in use)\n", end.RefinedRateHz, end.RefinedUncertaintyPPM, end.RefinedVsRatePPM)
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// offBy returns a discovery that finds this machine's rate and then hands
+// out a Counter converting at that rate times 1+ppm/10⁶: a counter whose
+// rate changed by ppm after discovery, as a migration to another host does.
+func offBy(ppm float64) discoverFunc {
+	return func() (counter.Counter, counter.Discovery, error) {
+		c, d, err := counter.DiscoverDetails()
+		if err != nil {
+			return c, d, err
+		}
+		rate, err := counter.NewTickRate(uint64(float64(c.Rate().Hertz()) * (1 + ppm/1e6)))
+		if err != nil {
+			panic(err)
+		}
+		d.Rate = rate
+		return counter.New(rate), d, nil
+	}
+}
+
+// decodeStream decodes every JSON object in out.
+func decodeStream(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
+		var m map[string]any
+		if err := dec.Decode(&m); err == io.EOF {
+			return objs
+		} else if err != nil {
+			t.Fatalf("output is not a stream of JSON objects: %v\n%s", err, out)
+		}
+		objs = append(objs, m)
+	}
+}
+
+// TestWatchLive runs -watch on this machine's own discovery: the report,
+// then no event that makes the counter untrusted, then the refined rate,
+// close to the discovered one, and exit status 0.
+func TestWatchLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the watch for 400 ms")
+	}
+	status, out, errOut := runCmd(t, counter.DiscoverDetails, append([]string{"-json", "-watch", "400ms", "-period", "50ms"}, quick...)...)
+	objs := decodeStream(t, out)
+	if len(objs) < 2 {
+		t.Fatalf("got %d JSON objects; want the report and the watch's end at least:\n%s\n%s", len(objs), out, errOut)
+	}
+	if _, ok := objs[0]["usable"]; !ok || objs[0]["usable"] != true {
+		if objs[0]["usable"] == false {
+			t.Skipf("discovery refused here: %v", objs[0]["refusal"])
+		}
+		t.Fatalf("the first object is not the report: %v", objs[0])
+	}
+	end := objs[len(objs)-1]
+	for _, e := range objs[1 : len(objs)-1] {
+		t.Logf("event: %v", e)
+		if e["severity"] == "untrusted" {
+			t.Errorf("an event made this machine's counter untrusted: %v", e)
+		}
+	}
+	t.Logf("end: %v", end)
+	hz, _ := end["refined_rate_hz"].(float64)
+	rate := objs[0]["rate_hz"].(float64)
+	if status != exitUsable || end["state"] == "untrusted" || hz < rate*(1-1e-4) || hz > rate*(1+1e-4) {
+		t.Errorf("status %d, state %v, refined %v Hz against %v Hz discovered; want 0, not untrusted, within 100 ppm", status, end["state"], hz, rate)
+	}
+	if _, ok := end["refined_uncertainty_ppm"].(float64); !ok {
+		t.Errorf("no refined_uncertainty_ppm in %v", end)
+	}
+}
+
+// TestWatchSeesAWrongRate hands -watch a counter whose rate is 2% off the
+// machine's: the watch must print a rate event as it happens, in both
+// outputs, end untrusted and exit with status 4.
+func TestWatchSeesAWrongRate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the watch for 300 ms twice")
+	}
+	args := append([]string{"-watch", "300ms", "-period", "50ms"}, quick...)
+	status, out, _ := runCmd(t, offBy(20_000), append([]string{"-json"}, args...)...)
+	objs := decodeStream(t, out)
+	if objs[0]["usable"] != true {
+		t.Skipf("discovery refused here: %v", objs[0]["refusal"])
+	}
+	sawRate := false
+	for _, e := range objs[1 : len(objs)-1] {
+		if e["event"] == "rate" && e["severity"] == "untrusted" && e["unit"] == "ppm" {
+			sawRate = true
+		}
+	}
+	end := objs[len(objs)-1]
+	if !sawRate || status != exitWatch || end["state"] != "untrusted" {
+		t.Errorf("status %d, state %v, a rate event: %v; want %d, untrusted, true\n%s", status, end["state"], sawRate, exitWatch, out)
+	}
+
+	status, out, _ = runCmd(t, offBy(20_000), args...)
+	if status != exitWatch || !strings.Contains(out, "\nevent ") || !strings.Contains(out, "rate (untrusted)") || !strings.Contains(out, "refined rate ") {
+		t.Errorf("status %d; want %d, an event line and the refined rate in:\n%s", status, exitWatch, out)
+	}
+}
+
+// TestWatchNotRunWhenRefused checks that -watch says it did not run where
+// discovery refused, and the status stays the refusal's.
+func TestWatchNotRunWhenRefused(t *testing.T) {
+	status, _, errOut := runCmd(t, refusing(counter.ErrNotInvariant), append([]string{"-json", "-watch", "1s"}, quick...)...)
+	if status != exitRefused || !strings.Contains(errOut, "-watch: not run") {
+		t.Errorf("status %d, stderr %q; want %d and why -watch did not run", status, errOut, exitRefused)
+	}
+}
+
+// TestCPUOffsetsReported checks both outputs of a per-CPU check, and the
+// note where there was none.
+func TestCPUOffsetsReported(t *testing.T) {
+	withCheck := func() (counter.Counter, counter.Discovery, error) {
+		c, d, err := fixedRate()
+		d.CPUs = &counter.CPUCheck{CPUs: []counter.CPUOffset{
+			{CPU: 0, Offset: 0, Bound: 900 * time.Nanosecond},
+			{CPU: 3, Offset: -24 * time.Nanosecond, Bound: 1200 * time.Nanosecond},
+		}, Brackets: 32}
+		return c, d, err
+	}
+	_, m := runJSON(t, withCheck)
+	offsets, _ := m["cpu_offsets_ns"].(map[string]any)
+	if len(offsets) != 2 || offsets["0"] != 0.0 || offsets["3"] != -24.0 || m["cpu_offset_bound_ns"] != 1200.0 || m["cpu_offset_note"] != "" {
+		t.Errorf("cpu_offsets_ns %v, bound %v, note %q; want {0: 0, 3: -24}, 1200 and no note", offsets, m["cpu_offset_bound_ns"], m["cpu_offset_note"])
+	}
+	_, out, _ := runCmd(t, withCheck, quick...)
+	if !strings.Contains(out, "CPU 0 +0 ns, CPU 3 -24 ns") || !strings.Contains(out, "±1200 ns") {
+		t.Errorf("the table does not show the offsets:\n%s", out)
+	}
+
+	_, m = runJSON(t, fixedRate)
+	if offsets, _ := m["cpu_offsets_ns"].(map[string]any); len(offsets) != 0 || m["cpu_offset_note"] == "" {
+		t.Errorf("without a check: cpu_offsets_ns %v, note %q; want {} and why", offsets, m["cpu_offset_note"])
+	}
+}
