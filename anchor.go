@@ -80,6 +80,11 @@ type Anchor struct {
 	ahead Tickdelta        // cutAhead in ticks
 	wall  func() time.Time // time.Now, except in tests
 
+	// brackets reads the wall clock, in nanoseconds since 1970, between two
+	// reads of the clock: the package's one bracketing primitive, with the
+	// wall clock as its reference.
+	brackets clockPair
+
 	// state is the mapping in force. A re-anchoring links the state that
 	// replaces it to it before storing that here; see publish.
 	state atomic.Pointer[anchorState]
@@ -253,6 +258,7 @@ func newAnchor(c Clock, wall func() time.Time) (*Anchor, error) {
 		}
 	}
 	a := &Anchor{read: orderedRead(c), rate: r, ahead: r.Ticks(cutAhead), wall: wall}
+	a.brackets = clockPair{counter: withoutCPU(a.read), raw: func() int64 { return a.wall().UnixNano() }}
 	p, err := a.bracket()
 	if err != nil {
 		return nil, err
@@ -282,28 +288,18 @@ func orderedRead(c Clock) func() Tickstamp {
 // time at the bracket's midpoint, off by at most half its width (and a
 // nanosecond of rounding) where the wall clock was read inside it.
 func (a *Anchor) bracket() (pair, error) {
-	var best pair
-	width := Tickdelta(-1)
-	for range anchorBrackets {
-		t0 := a.read()
-		w := a.wall()
-		t1 := a.read()
-		if d := t1.Sub(t0); d >= 0 && (width < 0 || d < width) {
-			width = d
-			best = pair{ticks: t0.Add(d / 2), wall: w}
-		}
-	}
-	if width < 0 {
+	b, _, _, _ := a.brackets.tightest(anchorBrackets)
+	if b.width < 0 {
 		return pair{}, ErrNoBracket
 	}
-	best.wall = best.wall.Round(0)
-	if width%2 != 0 {
-		// The midpoint lies half a tick past best.ticks: move the wall time
-		// back by as much, for the line through best.ticks. On a coarse
-		// clock (24 MHz) that is 21 ns.
+	best := pair{ticks: b.mid, wall: time.Unix(0, b.raw)}
+	if b.width%2 != 0 {
+		// The midpoint lies half a tick past b.mid: move the wall time
+		// back by as much, for the line through b.mid. On a coarse clock
+		// (24 MHz) that is 21 ns.
 		best.wall = best.wall.Add(-Tickdelta(1).Duration(a.rate) / 2)
 	}
-	best.bound = (width.Duration(a.rate) + 1) / 2
+	best.bound = (b.width.Duration(a.rate) + 1) / 2
 	return best, nil
 }
 
