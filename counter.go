@@ -154,11 +154,9 @@ func (c Counter) Since(start Tickstamp) time.Duration {
 }
 
 // The reads of the hardware counter (the runtime's clock where this build
-// has none), for the package's own brackets of the raw clock: each is the
-// read of the Counter method of its name for a Counter made by New.
-
-// readNow is the read of [Counter.Now].
-func readNow() uint64 { return stampNow(false) }
+// has none), for the package's own brackets of the raw clock, each the read
+// of the Counter method of its name for a Counter made by New: a bracket
+// needs ordered reads on both sides.
 
 // readBegin is the read of [Counter.Begin].
 func readBegin() uint64 { return stampBegin(false) }

@@ -122,6 +122,29 @@ func TestNanotimeSpanAgreesWithMonotonicClock(t *testing.T) {
 	}
 }
 
+// TestBracketReads interleaves the package's own bracket reads with the
+// Counter methods they stand for: all read one counter, in order, so none
+// may be behind the read before it.
+func TestBracketReads(t *testing.T) {
+	c := New(Gigahertz)
+	prev := c.Now()
+	for i := range 100_000 {
+		var got [6]Tickstamp
+		got[0] = Tickstamp(readBegin())
+		got[1] = c.Begin()
+		got[2] = Tickstamp(readEnd())
+		got[3] = c.End()
+		got[4], _ = readCPU()
+		got[5] = c.Now()
+		for k, ts := range got {
+			if d := ts.Sub(prev); d < 0 {
+				t.Fatalf("round %d, read %d: %v after %v; want no step back", i, k, ts, prev)
+			}
+			prev = ts
+		}
+	}
+}
+
 // TestNowCPUMatchesPinnedCPU pins the thread to each CPU in turn: NowCPU
 // must name it where TSC_AUX holds the CPU (Linux on amd64 with RDTSCP), as
 // the getcpu system call does, and be -1 elsewhere.
