@@ -10,7 +10,7 @@ import (
 
 // The benchmarks of every read, to be run side by side in one run:
 //
-//	go test -run '^$' -bench 'Now|Begin|End|Since|Floor' -count 10 . ./internal/floor
+//	go test -run '^$' -bench 'Floor|Counter|Monotonic|Time' -count 10 .
 //
 // Each adds its readings into a local and leaves the sum in a package
 // variable, so that no read can be dropped, at the cost of one register add a
@@ -23,16 +23,23 @@ var (
 	sinkDur   time.Duration
 )
 
-// BenchmarkFloor is the bare read instruction, unrolled floor.Reads times in
-// one assembly function with no call per read: its ns/op is per instruction.
-func BenchmarkFloor(b *testing.B) {
+// BenchmarkFloor is the bare read instruction of NowUnordered, unrolled
+// floor.Reads times in one assembly function with no call per read: its
+// ns/op is per instruction.
+func BenchmarkFloor(b *testing.B) { benchUnrolled(b, floor.Unrolled) }
+
+// BenchmarkFloorOrdered is the ordered read sequence of Now (LFENCE; RDTSC,
+// ISB; MRS CNTVCT_EL0), unrolled as BenchmarkFloor's is.
+func BenchmarkFloorOrdered(b *testing.B) { benchUnrolled(b, floor.UnrolledOrdered) }
+
+func benchUnrolled(b *testing.B, unrolled func() uint64) {
 	if !floor.Available {
 		b.Skip("no unrolled read in this build: purego, or neither amd64 nor arm64")
 	}
 	b.ReportAllocs()
 	var acc uint64
 	for n := b.N; n > 0; n -= floor.Reads {
-		acc += floor.Unrolled()
+		acc += unrolled()
 	}
 	sinkStamp = counter.Tickstamp(acc)
 }
@@ -43,6 +50,16 @@ func BenchmarkCounterNow(b *testing.B) {
 	var acc counter.Tickstamp
 	for b.Loop() {
 		acc += c.Now()
+	}
+	sinkStamp = acc
+}
+
+func BenchmarkCounterNowUnordered(b *testing.B) {
+	c := counter.New(counter.Gigahertz())
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += c.NowUnordered()
 	}
 	sinkStamp = acc
 }
@@ -78,6 +95,30 @@ func BenchmarkCounterNowCPU(b *testing.B) {
 		cpus += cpu
 	}
 	sinkStamp, sinkInt = acc, cpus
+}
+
+func BenchmarkCounterSince(b *testing.B) {
+	c := counter.New(counter.Gigahertz())
+	start := c.Now()
+	b.ReportAllocs()
+	var acc time.Duration
+	for b.Loop() {
+		acc += c.Since(start)
+	}
+	sinkDur = acc
+}
+
+// BenchmarkMonotonicNow is Now of the Counter that Monotonic returns: the
+// runtime's clock behind the assembly stub's branch, to set beside
+// BenchmarkMonotonicClockNow.
+func BenchmarkMonotonicNow(b *testing.B) {
+	c := counter.Monotonic()
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += c.Now()
+	}
+	sinkStamp = acc
 }
 
 func BenchmarkMonotonicClockNow(b *testing.B) {

@@ -1,8 +1,10 @@
 package counter_test
 
 import (
+	"math"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/tickstamp/counter"
 )
@@ -15,10 +17,12 @@ type read struct {
 }
 
 // reads lists every read of a running clock the package offers, each through
-// a Counter made by New and, for the marks that depend on it, through the
-// zero Counter too. The raw clock, a system call a read, gets fewer.
+// a Counter made by New and one made by Monotonic and, for the marks that
+// depend on New, through the zero Counter too. The raw clock, a system call
+// a read, gets fewer.
 func reads(t testing.TB) []read {
 	c := counter.New(counter.Gigahertz())
+	mono := counter.Monotonic()
 	var zero counter.Counter
 	n := 2_000_000
 	if testing.Short() {
@@ -26,11 +30,18 @@ func reads(t testing.TB) []read {
 	}
 	return []read{
 		{"Now", n, c.Now},
+		{"NowUnordered", n, c.NowUnordered},
 		{"Begin", n, c.Begin},
 		{"End", n, c.End},
 		{"NowCPU", n, func() counter.Tickstamp { ts, _ := c.NowCPU(); return ts }},
 		{"zero/Now", n, zero.Now},
 		{"zero/End", n, zero.End},
+		{"zero/NowCPU", n, func() counter.Tickstamp { ts, _ := zero.NowCPU(); return ts }},
+		{"Monotonic/Now", n / 4, mono.Now},
+		{"Monotonic/NowUnordered", n / 4, mono.NowUnordered},
+		{"Monotonic/Begin", n / 4, mono.Begin},
+		{"Monotonic/End", n / 4, mono.End},
+		{"Monotonic/NowCPU", n / 4, func() counter.Tickstamp { ts, _ := mono.NowCPU(); return ts }},
 		{"MonotonicClock", n, counter.MonotonicClock{}.Now},
 		{"RawMonotonicClock", n / 20, counter.RawMonotonicClock{}.Now},
 	}
@@ -61,11 +72,12 @@ func TestMixedReadsNeverGoBack(t *testing.T) {
 	c := counter.New(counter.Gigahertz())
 	prev := c.Now()
 	for i := range 500_000 {
-		var got [4]counter.Tickstamp
+		var got [5]counter.Tickstamp
 		got[0] = c.Now()
-		got[1] = c.Begin()
-		got[2] = c.End()
-		got[3], _ = c.NowCPU()
+		got[1] = c.NowUnordered()
+		got[2] = c.Begin()
+		got[3] = c.End()
+		got[4], _ = c.NowCPU()
 		for k, ts := range got {
 			if d := ts.Sub(prev); d < 0 {
 				t.Fatalf("round %d, read %d: %v after %v; want no step back", i, k, ts, prev)
@@ -140,5 +152,95 @@ func TestNowCPURange(t *testing.T) {
 	}
 	if (runtime.GOOS != "linux" || runtime.GOARCH != "amd64") && cpu != -1 {
 		t.Fatalf("NowCPU CPU = %v on %s/%s; want -1", cpu, runtime.GOOS, runtime.GOARCH)
+	}
+}
+
+// TestMonotonicReadsTheMonotonicClock checks every read of the Counter that
+// Monotonic returns between two readings of MonotonicClock, which reads the
+// runtime's clock directly: each must fall between them, and NowCPU must
+// report no CPU.
+func TestMonotonicReadsTheMonotonicClock(t *testing.T) {
+	c := counter.Monotonic()
+	if got := c.Rate(); got != counter.Gigahertz() {
+		t.Fatalf("Monotonic().Rate() = %v; want %v", got, counter.Gigahertz())
+	}
+	var clk counter.MonotonicClock
+	cpu := func() counter.Tickstamp {
+		ts, cpu := c.NowCPU()
+		if cpu != -1 {
+			t.Fatalf("Monotonic().NowCPU() CPU = %v; want -1", cpu)
+		}
+		return ts
+	}
+	for _, r := range []read{
+		{"Now", 0, c.Now},
+		{"NowUnordered", 0, c.NowUnordered},
+		{"Begin", 0, c.Begin},
+		{"End", 0, c.End},
+		{"NowCPU", 0, cpu},
+	} {
+		for range 10_000 {
+			before := clk.Now()
+			got := r.f()
+			after := clk.Now()
+			if got.Sub(before) < 0 || after.Sub(got) < 0 {
+				t.Fatalf("Monotonic().%s() = %v between MonotonicClock readings %v and %v; want between them", r.name, got, before, after)
+			}
+		}
+	}
+}
+
+// TestSince checks Since against the reads it is made of: the span from
+// start to a Now taken before Since, and to one taken after, converted,
+// must bracket it.
+func TestSince(t *testing.T) {
+	for _, c := range []counter.Counter{counter.New(counter.Gigahertz()), counter.Monotonic()} {
+		start := c.Now()
+		for range 10_000 {
+			before := c.Now().Sub(start).Duration(c.Rate())
+			got := c.Since(start)
+			after := c.Now().Sub(start).Duration(c.Rate())
+			if got < before || got > after {
+				t.Fatalf("Since(start) = %v between spans %v and %v read around it; want between them", got, before, after)
+			}
+		}
+	}
+}
+
+// TestSinceSleep times a sleep with the Counter that Monotonic returns,
+// whose rate needs no discovery: Since must say at least the sleep, and
+// less than a generous bound that a loaded machine still meets.
+func TestSinceSleep(t *testing.T) {
+	c := counter.Monotonic()
+	start := c.Now()
+	time.Sleep(2 * time.Millisecond)
+	if got := c.Since(start); got < 2*time.Millisecond || got > 10*time.Second {
+		t.Fatalf("Since a 2 ms sleep = %v; want 2 ms to 10 s", got)
+	}
+}
+
+// TestSinceEdges checks what Since's doc promises at its edges: a start
+// later than now gives a negative span, a span past time.Duration's range
+// saturates, and the zero Counter says 0.
+func TestSinceEdges(t *testing.T) {
+	mono := counter.Monotonic()
+	if got := mono.Since(mono.Now().Add(counter.Tickdelta(time.Hour))); got > -59*time.Minute || got < -time.Hour {
+		t.Errorf("Since(a reading an hour ahead) = %v; want about -1h", got)
+	}
+	hertz, err := counter.NewTickRate(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := counter.New(hertz) // a tick is a second: 2⁴⁰ ticks are past the Duration range
+	now := slow.Now()
+	if got := slow.Since(now.Add(-1 << 40)); got != math.MaxInt64 {
+		t.Errorf("Since(2⁴⁰ ticks of 1 s ago) = %v; want %v", got, time.Duration(math.MaxInt64))
+	}
+	if got := slow.Since(now.Add(1 << 40)); got != math.MinInt64 {
+		t.Errorf("Since(2⁴⁰ ticks of 1 s ahead) = %v; want %v", got, time.Duration(math.MinInt64))
+	}
+	var zero counter.Counter
+	if got := zero.Since(zero.Now().Add(-1 << 40)); got != 0 {
+		t.Errorf("zero Counter: Since = %v; want 0", got)
 	}
 }

@@ -8,7 +8,7 @@
 //
 //	c, err := counter.Discover() // once, at start-up: about 1 to 10 ms
 //	...
-//	start := c.Now()             // the hot path: one instruction
+//	start := c.Now()             // the hot path: one ordered read, no call into the OS
 //	handle(msg)
 //	span := c.Now().Sub(start)   // store the span, a Tickdelta
 //	...
@@ -43,47 +43,41 @@
 //
 // # Reading the counter
 //
-// A [Counter] holds only its rate and reads the counter with one of three
-// kinds of read. All three read the same counter, so their readings may be
-// mixed and subtracted, across goroutines, threads and processes on one
-// machine: the cores of a socket count from one reset, and Linux checks at
-// boot that they agree.
+// A [Counter] holds only its rate and reads the counter. Its default read,
+// [Counter.Now], waits for every earlier instruction, loads included, so a
+// reading never contradicts what its goroutine has already seen: a reading
+// handed over by another goroutine, through a channel, a lock or an atomic,
+// is never later than the receiver's next Now. Readings of every kind of
+// read, goroutine, thread and process on one machine may be subtracted: the
+// cores of a socket count from one reset, and Linux checks at boot that they
+// agree. [Counter.Since] reads and converts in one call.
 //
-// [Counter.Now] is the plain read: one instruction behind one call. It is
-// not ordered against the code around it: an out-of-order processor may take
-// the reading a few cycles before earlier work has finished or after later
-// work has started, which moves each edge of a span by up to about ten
-// nanoseconds. That is nothing to a span of hundreds of nanoseconds or more,
-// and nothing at all to a stamp, so Now is the read for stamps and for
-// production hot paths.
-//
-// [Counter.Begin] and [Counter.End] are the ordered marks, for timing code of
-// tens of nanoseconds, where those few cycles are as long as the code. Begin
-// waits for every earlier instruction to finish before it reads and holds
-// every later one back until it has read; End does the same at the other
-// edge. Because both edges are held, one End may close one span and open the
-// next. The fences cost 10 to 20 ns a mark and keep the timed code from
-// overlapping its neighbours, so it runs a little slower than it does
-// unmarked: for code that short, time many runs between two marks and
-// divide, or look at the distribution of many marked runs.
-//
-// [Counter.NowCPU] also says which CPU the reading came from, on Linux on
-// amd64 (RDTSCP, whose TSC_AUX Linux fills with the CPU number), so a caller
-// can drop the spans whose thread moved in between. Elsewhere the CPU is -1.
+// The other reads trade that ordering for speed or sharpen it.
+// [Counter.NowUnordered] is the bare instruction, the cheapest read, for
+// spans whose readings all come from one goroutine: the processor may take
+// it before an earlier load completes. [Counter.Begin] and [Counter.End]
+// also hold later instructions back until they have read, for timing code
+// of tens of nanoseconds. [Counter.NowCPU] is ordered as Now is and says
+// which CPU the reading came from, on Linux on amd64 with RDTSCP, so a
+// caller can drop the spans whose thread moved in between; elsewhere the
+// CPU is -1.
 //
 // On amd64 the reads are:
 //
-//	Now     RDTSC
-//	Begin   LFENCE; RDTSC; LFENCE
-//	End     RDTSCP; LFENCE   (LFENCE; RDTSC; LFENCE without RDTSCP)
-//	NowCPU  RDTSCP           (RDTSC and CPU -1 without RDTSCP, or off Linux)
+//	Now           LFENCE; RDTSC
+//	NowUnordered  RDTSC
+//	Begin         LFENCE; RDTSC; LFENCE
+//	End           RDTSCP; LFENCE   (LFENCE; RDTSC; LFENCE without RDTSCP)
+//	NowCPU        RDTSCP           (LFENCE; RDTSC and CPU -1 without RDTSCP, or off Linux)
 //
-// RDTSCP runs only where CPUID says the CPU has it; [New] and [Discover] ask
-// once per process, never at init and never on a read, since CPUID in a
-// virtual machine costs a VM exit of tens of microseconds. Until then a
-// Counter, such as the zero Counter, uses the sequences every amd64 CPU has.
-// On arm64 Now is MRS CNTVCT_EL0, and Begin and End are ISB; MRS CNTVCT_EL0;
-// ISB.
+// LFENCE; RDTSC is what Linux reads the counter with (rdtsc_ordered) on
+// both Intel and AMD. RDTSCP runs only where CPUID says the CPU has it; [New]
+// and [Discover] ask once per process, never at init and never on a read,
+// since CPUID in a virtual machine costs a VM exit of tens of microseconds.
+// Until then a Counter, such as the zero Counter, uses the sequences every
+// amd64 CPU has. On arm64 Now and NowCPU are ISB; MRS CNTVCT_EL0,
+// NowUnordered is MRS CNTVCT_EL0, and Begin and End are
+// ISB; MRS CNTVCT_EL0; ISB.
 //
 // # Discovering the rate
 //
@@ -109,8 +103,9 @@
 //
 // Where the rate is known already, from a config or from a discovery made by
 // another process on the same machine, [New] takes it and checks nothing.
-// Where Discover refuses, read [MonotonicClock]: like a Counter it is a
-// [Clock], so the code that stamps and converts does not change.
+// Where Discover refuses, use [Monotonic], a Counter that reads the
+// runtime's monotonic clock, so the code that stamps and converts does not
+// change.
 //
 // # Wall-clock time
 //

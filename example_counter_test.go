@@ -41,6 +41,38 @@ func ExampleCounter_End() {
 	// Output: true
 }
 
+// The fallback where discovery refuses the counter is a Counter too, which
+// reads the runtime's monotonic clock: the code after it does not change.
+func ExampleMonotonic() {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic() // the runtime's monotonic clock, in ns at 1 GHz
+	}
+
+	start := c.Now()
+	time.Sleep(time.Millisecond)
+	took := c.Since(start)
+
+	fmt.Println(took >= time.Millisecond, counter.Monotonic().Rate())
+	// Output: true 1 GHz
+}
+
+// A reading handed to another goroutine, and the time since it there: Since
+// reads with Now, which is ordered after the receive, so the span is never
+// negative.
+func ExampleCounter_Since() {
+	c := counter.Monotonic() // or the Counter from Discover
+	accepted := make(chan counter.Tickstamp)
+	waited := make(chan time.Duration)
+	go func() { // a worker
+		start := <-accepted
+		waited <- c.Since(start)
+	}()
+	accepted <- c.Now() // when a request was accepted
+	fmt.Println(<-waited >= 0)
+	// Output: true
+}
+
 // A ManualClock stands in for the counter in a test: code that stamps and
 // converts through a Clock sees exactly the time the test gives it.
 func ExampleManualClock() {

@@ -12,31 +12,42 @@ import (
 const backend = "rdtsc"
 
 // The stubs, in read_amd64.s. None of them is ever called on a CPU that lacks
-// its instructions: RDTSC is on every amd64 CPU, RDTSCP only where
-// [detectFeatures] found it, and CPUID never on a read path.
-
+// its instructions: RDTSC and LFENCE are on every amd64 CPU (LFENCE since
+// SSE2, which amd64 requires), RDTSCP only where [detectFeatures] found it,
+// and CPUID never on a read path.
+//
 // Each read is an assembly function of its own, which Counter's methods call
-// directly, so that every read inlines to one call.
+// directly, so that every read inlines to one call. Each takes the Counter's
+// mono flag and, where it is set, jumps to [monoStamp] or [monoStampCPU]
+// instead of reading the counter.
 
-// readStamp returns the time-stamp counter, unordered: RDTSC.
-func readStamp() uint64
+// stampNow returns the time-stamp counter read after every earlier
+// instruction, loads included, has finished: LFENCE; RDTSC. Later
+// instructions may start before it reads. On AMD, LFENCE waits like this
+// (is dispatch serializing) on Zen 2 and later, and on earlier families
+// where the OS set the MSR bit that makes it so, as Linux does.
+func stampNow(mono bool) uint64
 
-// readBegin returns the time-stamp counter read after every earlier
+// stampUnordered returns the time-stamp counter, unordered: RDTSC.
+func stampUnordered(mono bool) uint64
+
+// stampBegin returns the time-stamp counter read after every earlier
 // instruction has finished and before any later one starts:
 // LFENCE; RDTSC; LFENCE.
-func readBegin() uint64
+func stampBegin(mono bool) uint64
 
-// readEnd returns the time-stamp counter read after every earlier
+// stampEnd returns the time-stamp counter read after every earlier
 // instruction has finished and before any later one starts: RDTSCP; LFENCE
 // where hasRDTSCP is set, LFENCE; RDTSC; LFENCE where it is not. It reads the
 // flag itself, so that End stays one inlined call.
-func readEnd() uint64
+func stampEnd(mono bool) uint64
 
-// readCPU returns, where cpuInAux is set, the time-stamp counter and the low
-// 12 bits of TSC_AUX, read together by RDTSCP, which waits for every earlier
-// instruction to finish; where it is not, a plain RDTSC and -1. It reads the
-// flag itself, so that NowCPU stays one inlined call.
-func readCPU() (ticks Tickstamp, cpu int)
+// stampCPU returns, where cpuInAux is set, the time-stamp counter and the
+// low 12 bits of TSC_AUX, read together by RDTSCP, which waits for every
+// earlier instruction, loads included, to finish; where it is not, the read
+// of stampNow (LFENCE; RDTSC) and -1. It reads the flag itself, so that
+// NowCPU stays one inlined call.
+func stampCPU(mono bool) (ticks Tickstamp, cpu int)
 
 // cpuid executes CPUID with EAX = leaf and ECX = subleaf. In a virtual
 // machine it exits to the hypervisor, tens of microseconds: never on a read

@@ -5,16 +5,26 @@ package counter
 // backend names the implementation of the reads that this build runs.
 const backend = "cntvct"
 
-// The stubs, in read_arm64.s. CNTVCTSS_EL0, the self-synchronised read of
-// Armv8.6, is not used: it faults where FEAT_ECV is absent.
+// The stubs, in read_arm64.s. Each takes the Counter's mono flag and, where
+// it is set, jumps to [monoStamp] or [monoStampCPU] instead of reading the
+// counter. CNTVCTSS_EL0, the self-synchronised read of Armv8.6, is not used:
+// it faults where FEAT_ECV is absent.
 
-// readStamp returns the generic timer's virtual count, unordered:
-// MRS CNTVCT_EL0.
-func readStamp() uint64
+// stampNow returns the generic timer's virtual count read after every
+// earlier instruction, loads included, has finished: ISB; MRS CNTVCT_EL0.
+// Later instructions may start before it reads.
+func stampNow(mono bool) uint64
 
-// readBegin returns the virtual count read after every earlier instruction
+// stampUnordered returns the virtual count, unordered: MRS CNTVCT_EL0.
+func stampUnordered(mono bool) uint64
+
+// stampBegin returns the virtual count read after every earlier instruction
 // has finished and before any later one starts: ISB; MRS CNTVCT_EL0; ISB.
-func readBegin() uint64
+func stampBegin(mono bool) uint64
+
+// stampCPU returns the read of stampNow and -1: the generic timer says
+// nothing about where it was read.
+func stampCPU(mono bool) (ticks Tickstamp, cpu int)
 
 // readFrequency returns CNTFRQ_EL0, the rate in hertz that the firmware
 // wrote for the generic timer, for discovery to judge.
@@ -24,9 +34,5 @@ func readFrequency() uint64
 // instructions that every arm64 CPU has.
 func detectFeatures() {}
 
-// readEnd is readBegin: the two ISBs order the read on both sides.
-func readEnd() uint64 { return readBegin() }
-
-// readCPU reports no CPU: the generic timer says nothing about where it was
-// read.
-func readCPU() (Tickstamp, int) { return Tickstamp(readStamp()), -1 }
+// stampEnd is stampBegin: the two ISBs order the read on both sides.
+func stampEnd(mono bool) uint64 { return stampBegin(mono) }

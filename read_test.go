@@ -2,13 +2,17 @@ package counter
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tickstamp/counter/internal/affinity"
 )
 
 // TestBackend fails when the reads this build runs are not the ones CI
@@ -51,13 +55,54 @@ func TestInlining(t *testing.T) {
 		}
 	}
 	for _, name := range []string{
-		"Counter.Now", "Counter.Begin", "Counter.End", "Counter.NowCPU", "Counter.Rate",
-		"MonotonicClock.Now", "RawMonotonicClock.Now", "(*ManualClock).Now",
+		"Counter.Now", "Counter.NowUnordered", "Counter.Begin", "Counter.End", "Counter.NowCPU",
+		"Counter.Rate", "Monotonic", "MonotonicClock.Now", "RawMonotonicClock.Now", "(*ManualClock).Now",
 	} {
 		if !slices.Contains(inlinable, name) {
 			t.Errorf("%s: not reported as \"can inline\" by go %s", name, strings.Join(args, " "))
 		}
 	}
+	// Since, a read and a conversion, is over the inliner's budget; what it
+	// must not be is a second call: both must inline into it.
+	for _, callee := range []string{"Counter.Now", "Tickdelta.Duration"} {
+		if !inlinedInto(t, out, "counter.go", "func (c Counter) Since(", callee) {
+			t.Errorf("Counter.Since: %s not reported as inlined into it by go %s", callee, strings.Join(args, " "))
+		}
+	}
+}
+
+// inlinedInto reports whether the -gcflags=-m output out says that callee
+// was inlined into the function of file whose declaration begins with decl:
+// a line "inlining call to callee" at a position between that declaration
+// and the closing brace that ends it.
+func inlinedInto(t *testing.T, out []byte, file, decl, callee string) bool {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := 0, 0
+	for i, line := range strings.Split(string(src), "\n") {
+		switch {
+		case strings.HasPrefix(line, decl):
+			first = i + 1
+		case first > 0 && last == 0 && line == "}":
+			last = i + 1
+		}
+	}
+	if first == 0 || last == 0 {
+		t.Fatalf("no declaration %q in %s", decl, file)
+	}
+	for line := range bytes.Lines(out) {
+		pos, msg, ok := strings.Cut(strings.TrimSpace(string(line)), ": ")
+		parts := strings.Split(pos, ":")
+		if !ok || len(parts) != 3 || parts[0] != "./"+file || msg != "inlining call to "+callee {
+			continue
+		}
+		if n, err := strconv.Atoi(parts[1]); err == nil && first <= n && n <= last {
+			return true
+		}
+	}
+	return false
 }
 
 // TestNanotimeSpanAgreesWithMonotonicClock times one sleep with the Counter
@@ -74,5 +119,69 @@ func TestNanotimeSpanAgreesWithMonotonicClock(t *testing.T) {
 	m1, c1 := mono.Now(), c.End()
 	if dc, dm := c1.Sub(c0), m1.Sub(m0); dc < dm || dc-dm > 1e6 {
 		t.Fatalf("Counter span %v around monotonic span %v; want it longer by under 1 ms", dc, dm)
+	}
+}
+
+// TestBracketReads interleaves the package's own bracket reads with the
+// Counter methods they stand for: all read one counter, in order, so none
+// may be behind the read before it.
+func TestBracketReads(t *testing.T) {
+	c := New(Gigahertz())
+	prev := c.Now()
+	for i := range 100_000 {
+		var got [6]Tickstamp
+		got[0] = Tickstamp(readBegin())
+		got[1] = c.Begin()
+		got[2] = Tickstamp(readEnd())
+		got[3] = c.End()
+		got[4], _ = readCPU()
+		got[5] = c.Now()
+		for k, ts := range got {
+			if d := ts.Sub(prev); d < 0 {
+				t.Fatalf("round %d, read %d: %v after %v; want no step back", i, k, ts, prev)
+			}
+			prev = ts
+		}
+	}
+}
+
+// TestNowCPUMatchesPinnedCPU pins the thread to each CPU in turn: NowCPU
+// must name it where TSC_AUX holds the CPU (Linux on amd64 with RDTSCP), as
+// the getcpu system call does, and be -1 elsewhere.
+func TestNowCPUMatchesPinnedCPU(t *testing.T) {
+	cpus, err := affinity.Allowed()
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skipf("no way to pin a thread on %s: %v", runtime.GOOS, err)
+	}
+	if err != nil {
+		t.Fatalf("affinity.Allowed: %v", err)
+	}
+	c := New(Gigahertz())
+	tagged := nowCPUTagged()
+	t.Logf("backend %s, CPU in TSC_AUX: %v", backend, tagged)
+	for _, cpu := range cpus {
+		want := -1
+		if tagged {
+			want = cpu
+		}
+		unpin, err := affinity.Pin(cpu)
+		if err != nil {
+			t.Fatalf("pinning a thread to CPU %d: %v", cpu, err)
+		}
+		if sys, err := affinity.Current(); err != nil || sys != cpu {
+			t.Errorf("getcpu() = %v, %v on a thread pinned to CPU %d; want %v", sys, err, cpu, cpu)
+		}
+		for range 1000 {
+			if _, got := c.NowCPU(); got != want {
+				t.Errorf("NowCPU() CPU = %v on a thread pinned to CPU %d; want %v", got, cpu, want)
+				break
+			}
+		}
+		if _, got := Monotonic().NowCPU(); got != -1 {
+			t.Errorf("Monotonic().NowCPU() CPU = %v on CPU %d; want -1", got, cpu)
+		}
+		if err := unpin(); err != nil {
+			t.Fatalf("unpinning a thread from CPU %d: %v", cpu, err)
+		}
 	}
 }

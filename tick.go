@@ -13,8 +13,11 @@ import (
 // hypervisor chose) and means nothing by itself: only the difference of two
 // readings of the same counter, a [Tickdelta], converts to time. Readings
 // taken by different goroutines, threads or processes on one machine may be
-// subtracted, since they read one counter. Readings of different machines may
-// not.
+// subtracted, since they read one counter; and since every read but
+// [Counter.NowUnordered] waits for the loads before it, a reading handed to
+// another goroutine is never later than that goroutine's next one. A
+// reading of NowUnordered may be, by up to microseconds. Readings of
+// different machines may not be subtracted.
 //
 // A Tickstamp wraps around modulo 2⁶⁴; at 10 GHz that takes 58 years.
 type Tickstamp uint64

@@ -1,21 +1,33 @@
-// Package floor holds the floor of the counter's benchmarks: the bare read
-// instruction, unrolled [Reads] times inside one assembly function, so that
-// its time divided by [Reads] is what one read costs with no call around it.
-// It is internal so that no user of the counter package links it.
+// Package floor holds the floors of the counter's benchmarks: each read's
+// instruction sequence, unrolled [Reads] times inside one assembly function,
+// so that its time divided by [Reads] is what one read costs with no call
+// around it. [Unrolled] is the bare read of Counter.NowUnordered,
+// [UnrolledOrdered] the ordered read of Counter.Now. It is internal so that
+// no user of the counter package links it.
 package floor
 
-// Reads is how many times [Unrolled] executes the read instruction.
+// Reads is how many times [Unrolled] and [UnrolledOrdered] execute their
+// sequence.
 const Reads = 100
 
-// Available reports whether this build has the unrolled read: on amd64
-// (RDTSC) and arm64 (MRS CNTVCT_EL0), without the purego build tag.
+// Available reports whether this build has the unrolled reads: on amd64 and
+// arm64, without the purego build tag.
 const Available = available
 
-// Instruction names the instruction that [Unrolled] repeats, or is "" where
-// [Available] is false.
+// Instruction names the instruction that [Unrolled] repeats (RDTSC,
+// MRS CNTVCT_EL0), or is "" where [Available] is false.
 const Instruction = instruction
 
-// Unrolled executes the counter's read instruction [Reads] times in a row and
-// returns the last reading. Where [Available] is false it reads nothing and
-// returns 0.
+// OrderedInstruction names the sequence that [UnrolledOrdered] repeats
+// (LFENCE; RDTSC, ISB; MRS CNTVCT_EL0), or is "" where [Available] is false.
+const OrderedInstruction = orderedInstruction
+
+// Unrolled executes the counter's bare read instruction [Reads] times in a
+// row and returns the last reading. Where [Available] is false it reads
+// nothing and returns 0.
 func Unrolled() uint64 { return unrolled() }
+
+// UnrolledOrdered executes the counter's ordered read sequence [Reads] times
+// in a row and returns the last reading. Where [Available] is false it reads
+// nothing and returns 0.
+func UnrolledOrdered() uint64 { return unrolledOrdered() }

@@ -3,9 +3,13 @@
 package floor
 
 const (
-	available   = true
-	instruction = "RDTSC"
+	available          = true
+	instruction        = "RDTSC"
+	orderedInstruction = "LFENCE; RDTSC"
 )
 
 // unrolled is RDTSC a hundred times, in floor_amd64.s.
 func unrolled() uint64
+
+// unrolledOrdered is LFENCE; RDTSC a hundred times, in floor_amd64.s.
+func unrolledOrdered() uint64

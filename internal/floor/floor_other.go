@@ -3,8 +3,11 @@
 package floor
 
 const (
-	available   = false
-	instruction = ""
+	available          = false
+	instruction        = ""
+	orderedInstruction = ""
 )
 
 func unrolled() uint64 { return 0 }
+
+func unrolledOrdered() uint64 { return 0 }

@@ -7,35 +7,68 @@ import (
 	"github.com/tickstamp/counter/internal/floor"
 )
 
+// The unrolled reads, each under the name of its instruction sequence.
+var unrolled = []struct {
+	name string
+	f    func() uint64
+}{
+	{"Unrolled", floor.Unrolled},
+	{"UnrolledOrdered", floor.UnrolledOrdered},
+}
+
 func TestUnrolledCountsUp(t *testing.T) {
+	for _, u := range unrolled {
+		t.Run(u.name, func(t *testing.T) {
+			if !floor.Available {
+				if got := u.f(); got != 0 {
+					t.Fatalf("%s() = %v where unavailable; want 0", u.name, got)
+				}
+				t.Skipf("no unrolled read on %s/%s with this build's tags", runtime.GOOS, runtime.GOARCH)
+			}
+			prev := u.f()
+			for i := range 10000 {
+				got := u.f()
+				if got < prev {
+					t.Fatalf("call %d: %s() = %v after %v; want no step back", i, u.name, got, prev)
+				}
+				prev = got
+			}
+			if prev == 0 {
+				t.Fatalf("%s() = 0; want a reading of a running counter", u.name)
+			}
+		})
+	}
+}
+
+// TestUnrolledReadsOneCounter interleaves the two unrolled reads, which
+// read the same counter, so neither may be behind the other.
+func TestUnrolledReadsOneCounter(t *testing.T) {
 	if !floor.Available {
-		if got := floor.Unrolled(); got != 0 {
-			t.Fatalf("Unrolled() = %v where unavailable; want 0", got)
-		}
 		t.Skipf("no unrolled read on %s/%s with this build's tags", runtime.GOOS, runtime.GOARCH)
 	}
 	prev := floor.Unrolled()
 	for i := range 10000 {
-		got := floor.Unrolled()
-		if got < prev {
-			t.Fatalf("call %d: Unrolled() = %v after %v; want no step back", i, got, prev)
+		ordered := floor.UnrolledOrdered()
+		bare := floor.Unrolled()
+		if ordered < prev || bare < ordered {
+			t.Fatalf("round %d: %v, then ordered %v, then bare %v; want no step back", i, prev, ordered, bare)
 		}
-		prev = got
-	}
-	if prev == 0 {
-		t.Fatalf("Unrolled() = 0; want a reading of a running counter")
+		prev = bare
 	}
 }
 
-// TestAvailable checks that the unrolled read exists exactly on amd64 and
-// arm64, unless the purego build tag asks for none, and names its
-// instruction there.
+// TestAvailable checks that the unrolled reads exist exactly on amd64 and
+// arm64, unless the purego build tag asks for none, and name their
+// instructions there.
 func TestAvailable(t *testing.T) {
-	want := map[string]string{"amd64": "RDTSC", "arm64": "MRS CNTVCT_EL0"}[runtime.GOARCH]
+	want := map[string][2]string{
+		"amd64": {"RDTSC", "LFENCE; RDTSC"},
+		"arm64": {"MRS CNTVCT_EL0", "ISB; MRS CNTVCT_EL0"},
+	}[runtime.GOARCH]
 	if !floor.Available {
-		want = ""
+		want = [2]string{}
 	}
-	if got := floor.Instruction; got != want {
-		t.Fatalf("Instruction = %q with Available %v on %s; want %q", got, floor.Available, runtime.GOARCH, want)
+	if got := [2]string{floor.Instruction, floor.OrderedInstruction}; got != want {
+		t.Fatalf("Instruction, OrderedInstruction = %q with Available %v on %s; want %q", got, floor.Available, runtime.GOARCH, want)
 	}
 }
