@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// Every read but cpuid takes mono, the Counter's flag for the runtime's
+// Every read takes mono, the Counter's flag for the runtime's
 // monotonic clock (see Monotonic). Where it is set the stub jumps to a Go
 // function of the same frame, which reads nanotime and returns to the
 // caller, and never executes RDTSC, which may fault or trap where the
@@ -89,14 +89,3 @@ read:
 	RET
 monotonic:
 	JMP ·monoStampCPU(SB)
-
-// func cpuid(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT|NOFRAME, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL subleaf+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
