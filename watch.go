@@ -150,13 +150,16 @@ type WatchOptions struct {
 	CPUPeriod time.Duration
 
 	// RateTolerancePPM is how far, in ppm, the rate in use may be from
-	// the raw clock's before the watch says so: 1 where 0. A rate that
-	// Discover measured on a quiet machine is within about 0.5 ppm of the
-	// raw clock's, but on a loaded one it has been seen 5 ppm off, which
-	// the watch then reports (adopt [Watch.Refined] and start again); a
-	// rate from CPUID agrees with it exactly where Linux's clocksource is
-	// the counter itself, and may be off by its crystal's tolerance, tens
-	// of ppm, where it is not. Negative or NaN is an error.
+	// the raw clock's before the watch says so: 10 where 0. Discover's
+	// 10 ms measurement lands within a part per million of the raw
+	// clock's rate on most machines, but on a guest whose raw clock wanders
+	// against the counter it has been seen 6 ppm off, idle; a rate from
+	// CPUID may be off by its crystal's tolerance, tens of ppm, where
+	// Linux's clocksource is not the counter itself. A migration to another
+	// host moves the rate by tens to hundreds of ppm. A service that knows
+	// its rate is good (adopted from [Watch.Refined], say) may set it
+	// lower, to 1, and see smaller changes and jumps; see [Watch] for what
+	// it adds to the thresholds. Negative or NaN is an error.
 	RateTolerancePPM float64
 
 	// OnEvent, where not nil, is called with each event on the watch's
@@ -178,6 +181,13 @@ const (
 	minWatchPeriod     = 10 * time.Millisecond
 	watchBrackets      = 8    // brackets a check: about 11 µs where the raw clock is a 1.3 µs system call
 	untrustedRatePPM   = 1000 // a rate this far off is a counter that is not invariant
+
+	// defaultRateTolerancePPM is how far the rate in use may be from the
+	// raw clock's by default: above the worst a discovery measured on a
+	// 2-vCPU guest whose raw clock wanders against the counter (6.2 ppm, in
+	// 120 discoveries, idle; see the README), below the tens to hundreds of
+	// ppm by which a migration to another host changes the rate.
+	defaultRateTolerancePPM = 10
 )
 
 // A Watch keeps checking, while a service runs, that the counter still
@@ -197,13 +207,14 @@ const (
 // [WatchOptions.RateTolerancePPM]. h₁ + h₂ + s bounds the error of D
 // whatever the system calls did inside the brackets: the raw clock was read
 // within each bracket. tol·T is the rate in use's own error. Measured on a
-// 2-vCPU KVM guest (raw clock a 1.3 µs system call) with both cores busy
-// and a load average of 28, over 30 s at a 1 s period: the period
-// deviations D/T stayed within ±0.02 ppm (20 ns a period), while N/T was
-// at least 1.26 ppm from the brackets plus 1 ppm of tol, about 2.3 ppm: a
-// hundred times the noise, and four times below the 10 ppm of the smallest
-// migration between hosts (tens to hundreds of ppm) and 400 times below a
-// 1 ms jump.
+// 2-vCPU Bhyve guest (raw clock a 1.3 µs system call) with both cores
+// busy, watching the rate Discover gave for 30 s at a 1 s period: the
+// period deviations D/T stayed within 0 to +0.13 ppm, while N/T was at
+// least 1.27 ppm from the brackets plus the default 10 ppm of tol: about
+// a hundred times the noise, still below the tens to hundreds of ppm of a
+// migration between hosts, and a hundred times below a 1 ms jump. A jump
+// smaller than N (about 11 µs at the defaults) goes unseen; a tolerance
+// of 1 ppm brings that to about 2 µs.
 //
 // A period past N is confirmed by the next. Where the next is back within
 // its N (against the rate the counter had), the first held a jump of D:
@@ -312,7 +323,7 @@ func newWatch(rate TickRate, opts WatchOptions, deps watchDeps) (*Watch, error) 
 		opts.Period = defaultWatchPeriod
 	}
 	if opts.RateTolerancePPM == 0 {
-		opts.RateTolerancePPM = 1
+		opts.RateTolerancePPM = defaultRateTolerancePPM
 	}
 	w := &Watch{rate: rate, perNs: float64(rate.Hertz()) / 1e9, tol: opts.RateTolerancePPM / 1e6, opts: opts, deps: deps}
 	w.fit.reset(w.perNs)

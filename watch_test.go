@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -168,17 +169,20 @@ func TestWatchQuiet(t *testing.T) {
 }
 
 func TestWatchRateChange(t *testing.T) {
-	for _, ppm := range []float64{100, -100, 10, 5000} {
+	// 10 ppm is at the default tolerance: it takes a tighter one, as a
+	// service whose rate came from a quiet discovery may set.
+	for _, tc := range []struct{ ppm, tol float64 }{{100, 0}, {-100, 0}, {10, 1}, {5000, 0}} {
+		ppm := tc.ppm
 		t.Run(strings.ReplaceAll(time.Duration(ppm).String(), "ns", "ppm"), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: ppm}
-				w, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
+				w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: tc.tol}, 20*time.Second)
 				sev := Degraded
 				if ppm > untrustedRatePPM {
 					sev = Untrusted
 				}
 				e := detected(t, f, events, EventRate, sev, f.rateAt, time.Second)
-				if math.Abs(e.Value-ppm) > e.Threshold || e.Threshold > 3 {
+				if tol := cmp.Or(tc.tol, defaultRateTolerancePPM); math.Abs(e.Value-ppm) > e.Threshold || e.Threshold > tol+2 {
 					t.Errorf("rate %v ppm, threshold %v ppm; want %v ppm", e.Value, e.Threshold, ppm)
 				}
 				if w.State() != sev {
@@ -195,13 +199,20 @@ func TestWatchRateChange(t *testing.T) {
 }
 
 func TestWatchJump(t *testing.T) {
-	for _, jump := range []time.Duration{time.Millisecond, -time.Millisecond, 10 * time.Microsecond, -1600 * time.Millisecond} {
+	// A period's threshold holds the rate tolerance times the period: 10 µs
+	// at the defaults, so a jump of 10 µs takes a tighter tolerance.
+	for _, tc := range []struct {
+		jump time.Duration
+		tol  float64
+	}{{time.Millisecond, 0}, {-time.Millisecond, 0}, {10 * time.Microsecond, 1}, {-1600 * time.Millisecond, 0}} {
+		jump := tc.jump
 		t.Run(jump.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := &fakeHost{jumpAt: 3500 * time.Millisecond, jump: jump}
-				w, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
+				w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: tc.tol}, 20*time.Second)
 				e := detected(t, f, events, EventJump, Untrusted, f.jumpAt, time.Second)
-				if math.Abs(e.Value-float64(jump)) > e.Threshold || e.Threshold > 3000 {
+				tolNs := cmp.Or(tc.tol, defaultRateTolerancePPM) * 1e3 // ppm of a 1 s period, in ns
+				if math.Abs(e.Value-float64(jump)) > e.Threshold || e.Threshold > tolNs+3000 {
 					t.Errorf("jump %v ns, threshold %v ns; want %v", e.Value, e.Threshold, jump)
 				}
 				// The refined rate takes the jump out.
@@ -232,7 +243,7 @@ func TestWatchMigration(t *testing.T) {
 func TestWatchRateInUseOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeHost{hz: 2_096_000_000, rateAt: time.Nanosecond, ratePPM: 1.2}
-		w, events := watchFor(t, f, WatchOptions{}, 30*time.Second)
+		w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: 1}, 30*time.Second)
 		if len(events) != 1 || events[0].Kind != EventRateSinceStart || events[0].Severity != Degraded {
 			t.Fatalf("events %v; want one rate-since-start", events)
 		}
