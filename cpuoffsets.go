@@ -12,8 +12,8 @@ import (
 // ErrCoresDisagree is wrapped by a [*CoresError]: the counters of the CPUs
 // this process may run on are offset from one another by more than the
 // measurement can explain, so a span that starts on one CPU and ends on
-// another is wrong by that offset, and may be negative. Read
-// [MonotonicClock] instead, or pin the process to CPUs that agree and
+// another is wrong by that offset, and may be negative. Use
+// [Monotonic] instead, or pin the process to CPUs that agree and
 // discover again.
 var ErrCoresDisagree = errors.New("counter: the CPUs' counters disagree")
 

@@ -14,7 +14,7 @@ var (
 	// to be invariant: one that may tick slower while the core saves power,
 	// stop while it sleeps, or not exist. Virtual machines whose hypervisor
 	// hides the invariant bit refuse too, even where the host's counter is
-	// invariant. Read [MonotonicClock] instead; or, where you know better
+	// invariant. Use [Monotonic] instead; or, where you know better
 	// (the host is invariant and the guest stays on it), make a [Counter]
 	// with [New] and the rate of [Measure].
 	ErrNotInvariant = errors.New("counter: CPUID does not promise an invariant time-stamp counter")
@@ -22,12 +22,12 @@ var (
 	// ErrNoRate is the refusal where nothing gave a rate: CPUID reports none
 	// and this system has no raw clock to measure the counter against. Make
 	// a [Counter] with [New] and a rate known from elsewhere (a config, or a
-	// discovery on the same machine under Linux), or read [MonotonicClock].
+	// discovery on the same machine under Linux), or use [Monotonic].
 	ErrNoRate = errors.New("counter: CPUID reports no rate and there is no raw clock here to measure one against")
 
 	// ErrRateOutOfRange is wrapped by a [RateError]: the rate found is
 	// outside 1 MHz to 10 GHz, the rates of real counters, so the rate or
-	// the counter is broken. Read [MonotonicClock] instead.
+	// the counter is broken. Use [Monotonic] instead.
 	ErrRateOutOfRange = errors.New("counter: rate out of range")
 
 	// ErrDisabled is the refusal where the calling thread has asked the
@@ -61,7 +61,7 @@ var (
 	// ErrMeasure is wrapped by every failure to measure the rate: the
 	// thread kept moving between CPUs, or the clocks did not advance. The
 	// message says which. Try again on a quieter machine, or pin the thread
-	// first; or read [MonotonicClock] instead.
+	// first; or use [Monotonic] instead.
 	ErrMeasure = errors.New("counter: could not measure the rate")
 )
 
@@ -182,8 +182,9 @@ const (
 // from one another by more than the measurement can explain (see
 // [CPUCheck]); that adds about 0.1 to 1 ms.
 //
-// Where Discover refuses, read [MonotonicClock]: it is a [Clock] too, so the
-// code that stamps and converts does not change.
+// Where Discover refuses, use [Monotonic]: a Counter too, reading the
+// runtime's monotonic clock, so the code that stamps and converts does not
+// change.
 func Discover() (Counter, error) {
 	c, _, err := DiscoverDetails()
 	return c, err

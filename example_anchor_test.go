@@ -12,9 +12,9 @@ import (
 // later, on a logger's goroutine, with a background goroutine keeping it
 // anchored.
 func ExampleAnchor() {
-	var clk counter.Clock = counter.MonotonicClock{}
-	if c, err := counter.Discover(); err == nil {
-		clk = c // where Discover refuses, the monotonic clock stands in
+	clk, err := counter.Discover()
+	if err != nil {
+		clk = counter.Monotonic() // where Discover refuses, the monotonic clock stands in
 	}
 	a, err := counter.NewAnchor(clk)
 	if err != nil {

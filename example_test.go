@@ -3,10 +3,32 @@ package counter_test
 import (
 	"encoding/json"
 	"fmt"
+	"log"
 	"time"
 
 	"github.com/tickstamp/counter"
 )
+
+// A service discovers the counter once, stamps its hot path with Now, and
+// converts the spans later, off the hot path; where discovery refuses, the
+// same code runs on the monotonic clock. This is the README's first
+// snippet; TestREADMESnippetsAreExamples runs it.
+func Example() {
+	msg := "a request"
+	c, err := counter.Discover() // once, at start-up: about 10 ms
+	if err != nil {
+		c = counter.Monotonic() // the runtime's monotonic clock, same type
+	}
+
+	start := c.Now() // the hot path: one ordered read (LFENCE;RDTSC), no system call
+	handle(msg)
+	span := c.Now().Sub(start) // a Tickdelta: store it, send it
+
+	// Later, on a logger goroutine:
+	log.Printf("handled in %v", span.Duration(c.Rate()))
+}
+
+func handle(string) { work() }
 
 // Apple silicon's counter runs at 24 MHz: 24 ticks are a microsecond, and a
 // second is 24,000,000 ticks.

@@ -27,19 +27,19 @@ const driftWarnPPM = 10
 func instead(err error) string {
 	switch {
 	case errors.Is(err, counter.ErrDisabled):
-		return "read counter.RawMonotonicClock, a system call: time.Now and counter.MonotonicClock read the same faulting counter where the kernel's clocksource is the TSC"
+		return "clear the flag (prctl PR_SET_TSC, PR_TSC_ENABLE) and discover again; or read counter.RawMonotonicClock, a system call: time.Now and counter.Monotonic() read the same faulting counter where the vDSO reads the TSC"
 	case errors.Is(err, counter.ErrNotInvariant):
-		return "read counter.MonotonicClock; or, where you know the host's counter is invariant and the guest stays on it, counter.New with the rate of counter.Measure"
+		return "use counter.Monotonic(); or, where you know the host's counter is invariant and the guest stays on it, counter.New with the rate of counter.Measure"
 	case errors.Is(err, counter.ErrNoRate):
-		return "counter.New with a rate known from elsewhere (a config, or a discovery on the same machine under Linux), or read counter.MonotonicClock"
+		return "counter.New with a rate known from elsewhere (a config, or a discovery on the same machine under Linux), or use counter.Monotonic()"
 	case errors.Is(err, counter.ErrRateOutOfRange):
-		return "read counter.MonotonicClock: the rate or the counter is broken"
+		return "use counter.Monotonic(): the rate or the counter is broken"
 	case errors.Is(err, counter.ErrMeasure):
-		return "run again on a quieter machine, or pinned to one CPU (taskset -c 0); or read counter.MonotonicClock"
+		return "run again on a quieter machine, or pinned to one CPU (taskset -c 0); or use counter.Monotonic()"
 	case errors.Is(err, errors.ErrUnsupported):
-		return "read counter.MonotonicClock: this build reads no hardware counter (another architecture, or the purego tag)"
+		return "use counter.Monotonic(): this build reads no hardware counter (another architecture, or the purego tag)"
 	}
-	return "read counter.MonotonicClock"
+	return "use counter.Monotonic()"
 }
 
 // warnings returns what in r an operator should know before trusting the
@@ -47,7 +47,7 @@ func instead(err error) string {
 func warnings(r report) []string {
 	var w []string
 	if cost, ok := r.ReadNS["now"]; ok && cost >= trappedReadNS {
-		w = append(w, fmt.Sprintf("a read of the counter costs %.0f ns: it looks trapped by the hypervisor or emulated by the kernel; time spans of many microseconds only, or read counter.MonotonicClock", cost))
+		w = append(w, fmt.Sprintf("a read of the counter costs %.0f ns: it looks trapped by the hypervisor or emulated by the kernel; time spans of many microseconds only, or use counter.Monotonic()", cost))
 	}
 	if len(r.CPUFlags) > 0 && invariantFromFlags(r.CPUFlags) == "no" {
 		w = append(w, "/proc/cpuinfo lacks constant_tsc or nonstop_tsc: the kernel does not take the TSC for invariant")

@@ -96,7 +96,7 @@ var (
 		"worst_from": isNumber, "worst_to": isNumber, "backward_pairs": isNumber,
 		"min_handoff_ticks": isNumber, "min_handoff_ns": isNumber,
 	}
-	readKeys = []string{"now", "begin", "end", "now_cpu", "time_now", "monotonic", "raw_monotonic"}
+	readKeys = []string{"now", "now_unordered", "begin", "end", "now_cpu", "time_now", "monotonic", "raw_monotonic"}
 )
 
 // checkShape checks that m has exactly the fields of want, each of its kind.
@@ -342,7 +342,7 @@ func TestHumanOutput(t *testing.T) {
 	if status != exitRefused {
 		t.Errorf("refused: status %d; want %d", status, exitRefused)
 	}
-	for _, want := range []string{"rate", "refused", counter.ErrNotInvariant.Error(), "MonotonicClock"} {
+	for _, want := range []string{"rate", "refused", counter.ErrNotInvariant.Error(), "counter.Monotonic()"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("refused output lacks %q:\n%s", want, out)
 		}

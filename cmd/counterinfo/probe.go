@@ -33,6 +33,11 @@ func readCosts(c counter.Counter) map[string]float64 {
 				sink += uint64(c.Now())
 			}
 		}},
+		{"now_unordered", func() {
+			for range readsPerBatch {
+				sink += uint64(c.NowUnordered())
+			}
+		}},
 		{"begin", func() {
 			for range readsPerBatch {
 				sink += uint64(c.Begin())

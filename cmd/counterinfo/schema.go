@@ -42,7 +42,7 @@ type report struct {
 	DriftNote     string  `json:"drift_note"`      // why there is no drift; "" where measured
 
 	// Reads.
-	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, begin, end, now_cpu, time_now, monotonic, raw_monotonic
+	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
 	ReadNote  string             `json:"read_note"`  // why reads were skipped; "" where measured
 	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Now reads
 	StepNS    float64            `json:"step_ns"`    // StepTicks at the rate; 0 when refused

@@ -152,6 +152,7 @@ func tableVerdict(t table, r report) {
 // readOrder is the order and the table's names of the reads in read_ns.
 var readOrder = []struct{ key, name string }{
 	{"now", "Now"},
+	{"now_unordered", "NowUnordered"},
 	{"begin", "Begin"},
 	{"end", "End"},
 	{"now_cpu", "NowCPU"},

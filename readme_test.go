@@ -1,0 +1,114 @@
+package counter_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestREADMESnippetsAreExamples checks that every Go snippet in the README
+// is, line for line, the body of a compiled example: so a snippet that does
+// not compile fails the build of the examples, and one that panics fails
+// the test that runs its example. A snippet's lines must appear, in order
+// and with nothing between them, among the lines of one example file's
+// (leading whitespace and blank lines ignored on both sides).
+func TestREADMESnippetsAreExamples(t *testing.T) {
+	snippets := goSnippets(t, "README.md")
+	if len(snippets) == 0 {
+		t.Fatal("the README has no Go snippets: is this the right file?")
+	}
+	files, err := filepath.Glob("example*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join("*", "example*_test.go"))
+	files = append(files, more...)
+	var examples [][]string
+	for _, f := range files {
+		examples = append(examples, codeLines(t, f))
+	}
+	for i, s := range snippets {
+		found := false
+		for _, e := range examples {
+			if containsRun(e, s) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("README snippet %d is in no example file:\n%s", i+1, strings.Join(s, "\n"))
+		}
+	}
+}
+
+// TestREADMEExamplesRun runs the examples behind the README's snippets
+// that have no output to compare, and so would only be compiled: a snippet
+// that panics fails here.
+func TestREADMEExamplesRun(t *testing.T) {
+	Example()
+}
+
+// goSnippets returns the trimmed, non-blank lines of each ```go block.
+func goSnippets(t *testing.T, path string) [][]string {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]string
+	var cur []string
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case !in && strings.TrimSpace(line) == "```go":
+			in, cur = true, nil
+		case in && strings.TrimSpace(line) == "```":
+			in = false
+			out = append(out, cur)
+		case in:
+			if s := strings.TrimSpace(line); s != "" {
+				cur = append(cur, s)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// codeLines returns the trimmed, non-blank lines of a Go file.
+func codeLines(t *testing.T, path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if s := strings.TrimSpace(line); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// containsRun reports whether run appears in lines as consecutive elements.
+func containsRun(lines, run []string) bool {
+	for i := 0; i+len(run) <= len(lines); i++ {
+		match := true
+		for j := range run {
+			if lines[i+j] != run[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
