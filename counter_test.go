@@ -50,6 +50,7 @@ func reads(t testing.TB) []read {
 // TestReadsNeverGoBack takes millions of readings of each kind on one
 // goroutine and fails at the first one earlier than the one before it.
 func TestReadsNeverGoBack(t *testing.T) {
+	t.Parallel() // orders only: it holds however the CPUs are shared
 	for _, r := range reads(t) {
 		t.Run(r.name, func(t *testing.T) {
 			prev := r.f()
@@ -69,6 +70,7 @@ func TestReadsNeverGoBack(t *testing.T) {
 // TestMixedReadsNeverGoBack interleaves the kinds of read of one Counter,
 // which all read one counter, so that no kind is ahead of another.
 func TestMixedReadsNeverGoBack(t *testing.T) {
+	t.Parallel() // orders only: it holds however the CPUs are shared
 	c := counter.New(counter.Gigahertz())
 	prev := c.Now()
 	for i := range 500_000 {
