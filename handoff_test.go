@@ -290,7 +290,7 @@ func TestHandoffHarnessCounts(t *testing.T) {
 // TestHandoffAnchor hands stamps of Now between goroutines while a third
 // re-anchors: the receiver converts the stamp it loaded, then takes and
 // converts its own, which must convert to no earlier a time. The Anchor
-// promises that for a reading converted within 31 re-anchorings of being
+// promises that for a reading converted within 30 re-anchorings of being
 // taken; a handoff where the receiver was held up longer than that is not
 // judged, and counted apart.
 func TestHandoffAnchor(t *testing.T) {
