@@ -34,12 +34,22 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 		r.DriftNote = "not measured: " + err.Error()
 		return
 	}
-	// Half a period past the window, so that the check at its end is made.
-	ctx, cancel := context.WithTimeout(context.Background(), window+period/2)
-	defer cancel()
-	if err := w.Run(ctx); err != nil {
-		r.DriftNote = "not measured: " + err.Error()
-		return
+	// Half a period past the window, so that the check at its end is made;
+	// and where a busy machine let the ticks go by, a period more at a
+	// time (each Run checks at once) until there are three checks to fit,
+	// within ten windows.
+	giveUp := time.Now().Add(10 * window)
+	for run := window + period/2; ; run = period {
+		ctx, cancel := context.WithTimeout(context.Background(), run)
+		err := w.Run(ctx)
+		cancel()
+		if err != nil {
+			r.DriftNote = "not measured: " + err.Error()
+			return
+		}
+		if w.Refined().Checks >= 3 || len(events) > 0 || time.Now().After(giveUp) {
+			break
+		}
 	}
 	for _, e := range events {
 		r.Warnings = append(r.Warnings, "over the drift window the watch found "+e.String())
