@@ -50,14 +50,17 @@ const (
 	// EventRate: the counter's rate over a period, against the raw clock,
 	// differs from the rate in use by more than the period's threshold.
 	// It is raised once the next period confirms that the rate stayed
-	// where it went (else the period was a jump), so within two periods
-	// of the change; again only after a period back within the threshold.
+	// where it went (else the period was a jump): at the end of the second
+	// whole period after the change, so within two periods and what was
+	// left of the one it came in. Raised again after a period back within
+	// the threshold, or for a rate that moved once more by more than it.
 	// Degraded; Untrusted past 1000 ppm. Value and Threshold are in ppm.
 	EventRate EventKind = iota + 1
 	// EventRateSinceStart: the rate since the watch started (since the
 	// last EventRate) differs from the rate in use by more than its
 	// threshold, which narrows as the watch runs: the rate in use is
-	// wrong by more than [WatchOptions.RateTolerancePPM]. Raised once.
+	// wrong by more than [WatchOptions.RateTolerancePPM]. Raised once
+	// since the start, and once more after each confirmed change of rate.
 	// Degraded. Value and Threshold are in ppm.
 	EventRateSinceStart
 	// EventJump: the counter's offset against the raw clock stepped, as
@@ -145,8 +148,9 @@ type WatchOptions struct {
 	Period time.Duration
 
 	// CPUPeriod, where not 0, runs the per-CPU check of [DiscoverDetails]
-	// again this often (at least Period): about 1 ms for 2 CPUs, and a few
-	// allocations. Linux only: elsewhere it never runs.
+	// again this often (at least Period): about 0.3 ms for 2 CPUs, and
+	// allocations that grow with the CPU count (a pinned goroutine, a mask
+	// and a few slices per CPU). Linux only: elsewhere it never runs.
 	CPUPeriod time.Duration
 
 	// RateTolerancePPM is how far, in ppm, the rate in use may be from
@@ -217,11 +221,15 @@ const (
 // of 1 ppm brings that to about 2 µs.
 //
 // A period past N is confirmed by the next. Where the next is back within
-// its N (against the rate the counter had), the first held a jump of D:
-// [EventJump]. Where the next is past it too, the rate changed:
-// [EventRate] with the next period's deviation D/T in ppm against N/T. A
-// jump that comes with a change of rate is reported as both. Either way a
-// fault is reported within two periods. [EventRateSinceStart] holds the
+// its N (against the rate the counter had), the first held a jump: what the
+// next period's rate does not explain of it, held against the two periods'
+// bracket terms alone (the rate in use's error cancels between them), so
+// that a steady rate error near tol·T is no jump: [EventJump]. Where the
+// next is past it too, the rate changed: [EventRate] with the next period's
+// deviation D/T in ppm against N/T. A jump that comes with a change of rate
+// is reported as both. Either way a fault is reported at the end of the
+// second whole period it affects: a jump within two periods, a change of
+// rate within two periods and what was left of the one it came in. [EventRateSinceStart] holds the
 // counter's advance since the start (jumps taken out) against the same N
 // over the whole time, so that a rate in use off by a little more than tol
 // is seen once the brackets' share of N has shrunk below the difference.
@@ -264,9 +272,11 @@ type Watch struct {
 	pendDev  float64 // its deviation, ns
 	pendT    float64 // its length, ns
 	pendN    float64 // its N, ns
+	pendNb   float64 // the brackets' and the step's share of it, ns
 	pendB    bracket
 	pendMean [2]float64
 	rateOn   bool    // an EventRate was raised and no period has been back within N since
+	ratePPM  float64 // the Value of the last EventRate
 	sinceOn  bool    // an EventRateSinceStart was raised
 	cpuOn    bool    // an EventCPUOffsets was raised
 	devLo    float64 // the least and greatest deviation D/T of a period, and the least
@@ -325,7 +335,8 @@ func newWatch(rate TickRate, opts WatchOptions, deps watchDeps) (*Watch, error) 
 	if opts.RateTolerancePPM == 0 {
 		opts.RateTolerancePPM = defaultRateTolerancePPM
 	}
-	w := &Watch{rate: rate, perNs: float64(rate.Hertz()) / 1e9, tol: opts.RateTolerancePPM / 1e6, opts: opts, deps: deps}
+	w := &Watch{rate: rate, perNs: float64(rate.Hertz()) / 1e9, tol: opts.RateTolerancePPM / 1e6, opts: opts, deps: deps,
+		devLo: math.Inf(1), devHi: math.Inf(-1)}
 	w.fit.reset(w.perNs)
 	return w, nil
 }
@@ -429,11 +440,17 @@ func (w *Watch) check() {
 	}
 	switch {
 	case w.pending && !off:
-		// The period before was off, this one is back on the rate: that
-		// one held a jump.
+		// The period before was off, this one is back within N. What this
+		// period's rate does not explain of the one before is a jump; the
+		// rate in use's error, common to both, cancels, so only the
+		// brackets bound it. A steady rate error near tol·T, which puts
+		// one period just past N and the next just within it, is no jump.
 		w.pending = false
-		w.raise(Event{Kind: EventJump, Severity: Untrusted, Value: w.pendDev, Threshold: w.pendN})
-		w.shift += w.pendDev * w.perNs
+		excess := w.pendDev - dev*w.pendT/T
+		if slack := w.pendNb + (N-w.tol*T)*w.pendT/T; math.Abs(excess) > slack {
+			w.raise(Event{Kind: EventJump, Severity: Untrusted, Value: excess, Threshold: slack})
+			w.shift += excess * w.perNs
+		}
 		w.addPoint(w.pendB, w.pendMean[0], w.pendMean[1])
 		w.addPoint(b, meanRaw, meanMid)
 	case w.pending:
@@ -443,7 +460,7 @@ func (w *Watch) check() {
 		w.confirmRate(D, dev, T, N)
 		w.addPoint(b, meanRaw, meanMid)
 	case off:
-		w.pending, w.pendDev, w.pendT, w.pendN = true, dev, T, N
+		w.pending, w.pendDev, w.pendT, w.pendN, w.pendNb = true, dev, T, N, N-w.tol*T
 		w.pendB, w.pendMean = b, [2]float64{meanRaw, meanMid}
 	default:
 		w.addPoint(b, meanRaw, meanMid)
@@ -468,25 +485,28 @@ func (w *Watch) confirmRate(D, dev, T, N float64) {
 	}
 	w.base = D / T
 	ppm, thr := w.base*1e6, N/T*1e6
-	if math.Abs(ppm) > thr && !w.rateOn {
+	// Raised again for a rate that moved once more, by more than the
+	// threshold from the one last reported.
+	if math.Abs(ppm) > thr && (!w.rateOn || math.Abs(ppm-w.ratePPM) > thr) {
 		sev := Degraded
 		if math.Abs(ppm) > untrustedRatePPM {
 			sev = Untrusted
 		}
 		w.raise(Event{Kind: EventRate, Severity: sev, Value: ppm, Threshold: thr})
-		w.rateOn = true
+		w.rateOn, w.ratePPM = true, ppm
 	}
 	if math.Abs(ppm) <= thr {
 		w.rateOn = false
 	}
 	// The history before belongs to another rate: start the fit and the
 	// since-start check again from here.
-	w.mu.Lock()
-	w.fit.reset(w.perNs * (1 + w.base))
-	w.mu.Unlock()
 	w.segStart, w.segShift = w.pendB, w.shift
 	w.sinceOn = false
-	w.addPoint(w.pendB, w.pendMean[0], w.pendMean[1])
+	raw, ticks := w.point(w.pendB, w.pendMean[0], w.pendMean[1])
+	w.mu.Lock() // one section, so that Refined never sees the fit empty
+	w.fit.reset(w.perNs * (1 + w.base))
+	w.fit.add(raw, ticks)
+	w.mu.Unlock()
 }
 
 // checkSinceStart holds the rate since the segment's start against the rate
@@ -506,11 +526,19 @@ func (w *Watch) checkSinceStart(b bracket, h float64) {
 
 // addPoint adds a check's mean bracket to the refined fit, jumps taken out.
 func (w *Watch) addPoint(b bracket, meanRaw, meanMid float64) {
-	raw := b.raw + int64(math.Round(meanRaw))
-	ticks := float64(b.mid.Sub(w.segStart.mid)) + meanMid - (w.shift - w.segShift) - (meanRaw-math.Round(meanRaw))*w.perNs
+	raw, ticks := w.point(b, meanRaw, meanMid)
 	w.mu.Lock()
 	w.fit.add(raw, ticks)
 	w.mu.Unlock()
+}
+
+// point returns a check's mean bracket as a point of the refined fit: the
+// raw clock, and the counter's ticks since the segment's start with the
+// jumps taken out.
+func (w *Watch) point(b bracket, meanRaw, meanMid float64) (raw int64, ticks float64) {
+	raw = b.raw + int64(math.Round(meanRaw))
+	ticks = float64(b.mid.Sub(w.segStart.mid)) + meanMid - (w.shift - w.segShift) - (meanRaw-math.Round(meanRaw))*w.perNs
+	return raw, ticks
 }
 
 // checkCPUs runs the per-CPU check again.
@@ -540,6 +568,12 @@ func (w *Watch) openSource() {
 		return
 	}
 	w.source, w.closeSrc = read, closeSrc
+	if w.srcNow != nil {
+		// Run again: hold the file against what the last run saw, so that
+		// a change while the watch was stopped is not missed.
+		w.checkClocksource()
+		return
+	}
 	w.srcNow = append(w.srcSaved[:0], bytes.TrimSpace(w.srcBuf[:n])...)
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -21,11 +22,13 @@ type fakeHost struct {
 	extra int64 // ns the reads have taken
 	seed  uint64
 
-	hz      float64       // the counter's rate before any change
-	rateAt  time.Duration // when its rate changes by ratePPM (never where 0)
-	ratePPM float64
-	jumpAt  time.Duration // when its offset steps by jump (never where 0)
-	jump    time.Duration
+	hz       float64       // the counter's rate before any change
+	rateAt   time.Duration // when its rate changes by ratePPM (never where 0)
+	ratePPM  float64
+	rate2At  time.Duration // when its rate changes once more, by rate2PPM (never where 0)
+	rate2PPM float64
+	jumpAt   time.Duration // when its offset steps by jump (never where 0)
+	jump     time.Duration
 
 	sourceAt   time.Duration // when the clocksource file changes (never where 0)
 	sourceFrom string
@@ -56,6 +59,9 @@ func (f *fakeHost) counter() Tickstamp {
 	ticks := t * f.hz / 1e9
 	if f.rateAt != 0 && t > float64(f.rateAt) {
 		ticks += (t - float64(f.rateAt)) * f.hz / 1e9 * f.ratePPM / 1e6
+	}
+	if f.rate2At != 0 && t > float64(f.rate2At) {
+		ticks += (t - float64(f.rate2At)) * f.hz / 1e9 * f.rate2PPM / 1e6
 	}
 	if f.jumpAt != 0 && t > float64(f.jumpAt) {
 		ticks += float64(f.jump) * f.hz / 1e9
@@ -178,7 +184,7 @@ func TestWatchRateChange(t *testing.T) {
 				f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: ppm}
 				w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: tc.tol}, 20*time.Second)
 				sev := Degraded
-				if ppm > untrustedRatePPM {
+				if math.Abs(ppm) > untrustedRatePPM {
 					sev = Untrusted
 				}
 				e := detected(t, f, events, EventRate, sev, f.rateAt, time.Second)
@@ -453,4 +459,90 @@ func TestWatchNames(t *testing.T) {
 	if w, _ := newWatch(Gigahertz(), WatchOptions{}, (&fakeHost{}).deps()); w.Rate() != Gigahertz() {
 		t.Errorf("Rate() = %v", w.Rate())
 	}
+}
+
+// TestWatchSteadyErrorNearToleranceIsNoJump runs a counter whose rate is
+// 10.3 ppm off the rate in use, just past the default tolerance, so that
+// periods fall just past their N and just within it by turns: that is a
+// rate error, reported as such at most, never a jump.
+func TestWatchSteadyErrorNearToleranceIsNoJump(t *testing.T) {
+	for _, ppm := range []float64{10.1, 10.3, 10.5, -10.3} {
+		t.Run(fmt.Sprint(ppm), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fakeHost{rateAt: time.Nanosecond, ratePPM: ppm}
+				w, events := watchFor(t, f, WatchOptions{}, 60*time.Second)
+				for _, e := range events {
+					if e.Kind == EventJump {
+						t.Errorf("a steady %v ppm raised %v", ppm, e)
+					}
+				}
+				if w.State() == Untrusted {
+					t.Errorf("state %v after %v; want no worse than degraded", w.State(), events)
+				}
+			})
+		})
+	}
+}
+
+// TestWatchSecondRateChange changes the rate by 100 ppm, then by 4900 ppm
+// more: each change is an event, the second one untrusted.
+func TestWatchSecondRateChange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: 100, rate2At: 10500 * time.Millisecond, rate2PPM: 4900}
+		w, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
+		if len(events) != 2 || events[0].Kind != EventRate || events[1].Kind != EventRate ||
+			events[0].Severity != Degraded || events[1].Severity != Untrusted {
+			t.Fatalf("events %v; want a degraded rate event, then an untrusted one", events)
+		}
+		if math.Abs(events[1].Value-5000) > events[1].Threshold || w.State() != Untrusted {
+			t.Errorf("second event %v, state %v; want about 5000 ppm and untrusted", events[1], w.State())
+		}
+	})
+}
+
+// TestWatchRateChangeLateInPeriod changes the rate 0.95 of the way into a
+// period: that period is within its N, so the change is reported at the end
+// of the second whole period after it, as EventRate's doc says.
+func TestWatchRateChangeLateInPeriod(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{rateAt: 3950 * time.Millisecond, ratePPM: 100}
+		_, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
+		if len(events) != 1 || events[0].Kind != EventRate {
+			t.Fatalf("events %v; want one rate event", events)
+		}
+		if after := events[0].At.Sub(f.epoch) - f.rateAt; after < 0 || after > 2*time.Second+50*time.Millisecond {
+			t.Errorf("raised %v after the change; want within two periods and the rest of the one it came in", after)
+		}
+	})
+}
+
+// TestWatchClocksourceChangedWhileStopped runs a watch, stops it, lets the
+// clocksource change, and runs it again: the change is reported.
+func TestWatchClocksourceChangedWhileStopped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{hz: 2_096_000_000, sourceFrom: "tsc", sourceTo: "hpet", sourceAt: 4 * time.Second}
+		f.epoch = time.Now()
+		rate, _ := NewTickRate(uint64(f.hz))
+		events := make(chan Event, 10)
+		w, err := newWatch(rate, WatchOptions{Events: events}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []time.Duration{3 * time.Second, 2 * time.Second} {
+			ctx, cancel := context.WithTimeout(t.Context(), d)
+			if err := w.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			time.Sleep(2 * time.Second) // stopped meanwhile
+		}
+		close(events)
+		var got []Event
+		for e := range events {
+			got = append(got, e)
+		}
+		if len(got) != 1 || got[0].Kind != EventClocksource || got[0].From != "tsc" || got[0].To != "hpet" || w.State() != Untrusted {
+			t.Errorf("events %v, state %v; want tsc → hpet, untrusted", got, w.State())
+		}
+	})
 }

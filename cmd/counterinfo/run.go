@@ -61,10 +61,16 @@ func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int
 		return exitRefused
 	}
 	if opts.watch > 0 {
-		untrusted, err := watchLive(stdout, c, opts.watch, opts.period, opts.json)
+		untrusted, notRun, err := watchLive(stdout, c, opts.watch, opts.period, opts.json)
 		if err != nil {
-			fmt.Fprintf(stderr, "counterinfo: -watch: %v\n", err)
+			fmt.Fprintf(stderr, "counterinfo: -watch: the watch's output could not be written: %v\n", err)
 			return exitWrite
+		}
+		if notRun != nil {
+			// The report stands, and no event was seen: say why there
+			// was no watch, and keep the report's status.
+			fmt.Fprintf(stderr, "counterinfo: -watch: not run: %v\n", notRun)
+			return exitUsable
 		}
 		if untrusted {
 			return exitWatch

@@ -76,9 +76,10 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 // watchLive runs the watch on c for d at period, writing each event to out
 // as it happens (a line of the table's form, or a JSON object a line with
 // asJSON), and at the end the refined rate and the watch's state. It
-// returns whether an event made the counter untrusted, and the first error
-// of a write.
-func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON bool) (untrusted bool, err error) {
+// returns whether an event made the counter untrusted, why the watch could
+// not run (no raw clock to watch against, say), and the first error of a
+// write.
+func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON bool) (untrusted bool, notRun, err error) {
 	note := func(werr error) {
 		if err == nil {
 			err = werr
@@ -88,15 +89,15 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 		note(writeEvent(out, e, asJSON))
 	}})
 	if nerr != nil {
-		return false, nerr
+		return false, nerr, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	if rerr := w.Run(ctx); rerr != nil {
-		return false, rerr
+		return false, rerr, err
 	}
 	note(writeWatchEnd(out, w, d, asJSON))
-	return w.State() == counter.Untrusted, err
+	return w.State() == counter.Untrusted, nil, err
 }
 
 // An eventLine is one event as -watch -json prints it.

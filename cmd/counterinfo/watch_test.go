@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -90,8 +91,11 @@ func TestWatchSeesAWrongRate(t *testing.T) {
 	args := append([]string{"-watch", "300ms", "-period", "50ms"}, quick...)
 	status, out, _ := runCmd(t, offBy(20_000), append([]string{"-json"}, args...)...)
 	objs := decodeStream(t, out)
-	if objs[0]["usable"] != true {
+	if len(objs) > 0 && objs[0]["usable"] == false {
 		t.Skipf("discovery refused here: %v", objs[0]["refusal"])
+	}
+	if len(objs) < 2 {
+		t.Fatalf("got %d JSON objects; want the report, events and the watch's end:\n%s", len(objs), out)
 	}
 	sawRate := false
 	for _, e := range objs[1 : len(objs)-1] {
@@ -143,5 +147,23 @@ func TestCPUOffsetsReported(t *testing.T) {
 	_, m = runJSON(t, fixedRate)
 	if offsets, _ := m["cpu_offsets_ns"].(map[string]any); len(offsets) != 0 || m["cpu_offset_note"] == "" {
 		t.Errorf("without a check: cpu_offsets_ns %v, note %q; want {} and why", offsets, m["cpu_offset_note"])
+	}
+}
+
+// TestWatchLiveErrors separates a watch that could not run from output
+// that could not be written: the first keeps the report's status, the
+// second is status 3.
+func TestWatchLiveErrors(t *testing.T) {
+	var buf strings.Builder
+	if _, notRun, err := watchLive(&buf, counter.Counter{}, 50*time.Millisecond, 10*time.Millisecond, true); notRun == nil || err != nil {
+		t.Errorf("a Counter without a rate: not run %v, write error %v; want a reason not to run and no write error", notRun, err)
+	}
+	c := counter.Monotonic() // watchable wherever there is a raw clock
+	_, notRun, err := watchLive(errWriter{errors.New("disk full")}, c, 30*time.Millisecond, 10*time.Millisecond, false)
+	if notRun != nil {
+		t.Skipf("no watch here: %v", notRun)
+	}
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("writing to a full disk: %v; want its error", err)
 	}
 }
