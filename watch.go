@@ -212,10 +212,11 @@ const (
 // whatever the system calls did inside the brackets: the raw clock was read
 // within each bracket. tol·T is the rate in use's own error. Measured on a
 // 2-vCPU Bhyve guest (raw clock a 1.3 µs system call) with both cores
-// busy, watching the rate Discover gave for 30 s at a 1 s period: the
-// period deviations D/T stayed within 0 to +0.13 ppm, while N/T was at
+// busy, watching the rate Discover gave (0.77 ppm off the raw clock's)
+// for 30 s at a 1 s period: the period deviations D/T stayed within −0.79
+// to −0.76 ppm, a spread of 0.03 ppm about that error, while N/T was at
 // least 1.27 ppm from the brackets plus the default 10 ppm of tol: about
-// a hundred times the noise, still below the tens to hundreds of ppm of a
+// ten times the error and hundreds of times the spread, still below the tens to hundreds of ppm of a
 // migration between hosts, and a hundred times below a 1 ms jump. A jump
 // smaller than N (about 11 µs at the defaults) goes unseen; a tolerance
 // of 1 ppm brings that to about 2 µs.
