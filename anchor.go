@@ -102,10 +102,15 @@ const anchorBrackets = 16
 const slewShift = 6
 
 // cutAhead is how far past its read of the clock a re-anchoring's cut lies.
-// The proof in publish needs no margin where every read is ordered; this
-// one covers a reading taken by a read that a later load overtakes (on
-// arm64, a few nanoseconds), and costs nothing but a new pair taking effect
-// a microsecond later.
+// The proof in publish orders the read that fixes the cut after a load or
+// store of the link; what the instructions alone do not promise, this
+// margin covers, and it costs nothing but a new pair taking effect a
+// microsecond later: on amd64 LFENCE does not wait for an earlier store to
+// become visible (Go's atomic store is a locked XCHG, which does); on arm64
+// ISB; MRS does not wait for an earlier STLR to become visible to other
+// cores; and a reading taken with an unordered read, or with Now, which
+// later loads may overtake, may lie a few nanoseconds past where its
+// instruction stands.
 const cutAhead = time.Microsecond
 
 // minRunPeriod is the shortest period Run accepts.
@@ -247,8 +252,17 @@ func NewAnchor(c Clock) (*Anchor, error) {
 
 // newAnchor is NewAnchor with the wall clock given, for tests.
 func newAnchor(c Clock, wall func() time.Time) (*Anchor, error) {
-	if c == nil {
+	switch p := c.(type) {
+	case nil:
 		return nil, errors.New("counter: a nil Clock cannot be anchored")
+	case *Counter:
+		if p == nil {
+			return nil, errors.New("counter: a nil *Counter cannot be anchored")
+		}
+	case *ManualClock:
+		if p == nil {
+			return nil, errors.New("counter: a nil *ManualClock cannot be anchored")
+		}
 	}
 	r := c.Rate()
 	if r.Hertz() == 0 {
@@ -405,7 +419,9 @@ func (a *Anchor) Reanchor() error {
 // conversion's load that found it. That read is ordered after the store or
 // load before it (the read this needs: Counter.Begin's LFENCE; RDTSC, or
 // ISB; MRS; an ordered Now for other clocks), so it is later than the
-// reading, and the cut later still. A conversion that computed next from
+// reading, and the cut, cutAhead later still, covers the nanoseconds by
+// which the instructions leave that order to the memory system (see
+// cutAhead). A conversion that computed next from
 // the link had loaded s from a.state before complete stored next there, so
 // its reading, too, came before that store, and so before the link of
 // next's own successor and the read that fixes its cut. No conversion waits

@@ -807,4 +807,52 @@ func TestAnchorRefuses(t *testing.T) {
 	if _, err := NewAnchor(&backwardsClock{}); !errors.Is(err, ErrNoBracket) {
 		t.Errorf("NewAnchor(backwards clock) = %v; want ErrNoBracket", err)
 	}
+	if _, err := NewAnchor((*Counter)(nil)); err == nil {
+		t.Error("NewAnchor((*Counter)(nil)) = nil error; want one")
+	}
+	if _, err := NewAnchor((*ManualClock)(nil)); err == nil {
+		t.Error("NewAnchor((*ManualClock)(nil)) = nil error; want one")
+	}
+}
+
+// flipClock runs forwards, a tick a read, until flipped, and backwards
+// after that.
+type flipClock struct {
+	n    atomic.Int64
+	back atomic.Bool
+}
+
+func (c *flipClock) Now() Tickstamp {
+	if c.back.Load() {
+		return Tickstamp(-c.n.Add(1))
+	}
+	return Tickstamp(c.n.Add(1))
+}
+func (c *flipClock) Rate() TickRate { return Gigahertz() }
+
+// TestAnchorClockTurnsBackwards anchors a clock that later runs backwards:
+// Reanchor refuses and keeps the previous pair, Run returns the refusal,
+// and Drift reports it.
+func TestAnchorClockTurnsBackwards(t *testing.T) {
+	clk := &flipClock{}
+	a, err := NewAnchor(clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := a.Anchored()
+	clk.back.Store(true)
+	if err := a.Reanchor(); !errors.Is(err, ErrNoBracket) {
+		t.Errorf("Reanchor = %v; want ErrNoBracket", err)
+	}
+	if got := a.Anchored(); !got.Equal(before) {
+		t.Errorf("after a refused Reanchor the pair is from %v; want the previous one, %v", got, before)
+	}
+	if _, err := a.Drift(); !errors.Is(err, ErrNoBracket) {
+		t.Errorf("Drift = %v; want ErrNoBracket", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.Run(ctx, minRunPeriod); !errors.Is(err, ErrNoBracket) {
+		t.Errorf("Run = %v; want ErrNoBracket at its first re-anchoring", err)
+	}
 }

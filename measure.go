@@ -32,7 +32,9 @@ type Measurement struct {
 	// the line understates repeats about 4×, and even eight blocks
 	// understate them; the factor is what repeat measurements against a
 	// 10 s reference needed (see TestDiscoveryReport). Under heavy load
-	// the tail is longer still: treat it as an estimate, not a bound.
+	// the tail is longer still: treat it as an estimate, not a bound. It
+	// is +Inf where the kept bins fill fewer than two of the eight blocks
+	// of the window, too few to say how far a repeat lands.
 	SpreadPPM float64
 
 	// Starved is how many windows were measured again because the thread
@@ -72,10 +74,8 @@ const (
 // instruction, which keeps the second read after the system call; the first
 // read can only be late by the few cycles an out-of-order core holds it,
 // the same in every bracket, so it shifts every midpoint alike and leaves the
-// slope alone. Where readCPU is a plain RDTSC (a CPU without RDTSCP), the
-// system call's entry and exit order the reads in practice; an ordered
-// LFENCE;RDTSC there would remove even that doubt, at 13 ns a read against
-// a raw read of hundreds.
+// slope alone. Where the CPU has no RDTSCP, readCPU is LFENCE; RDTSC, which
+// waits for the system call to return just as well.
 func measureCounter(window time.Duration) (Measurement, error) {
 	return clockPair{counter: readCPU, raw: rawNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
 }
@@ -258,8 +258,8 @@ func (g *gathering) relocate(cpu int) error {
 func (g *gathering) add(b *bracket) {
 	x := b.raw - g.raw0
 	slot := int(x * measureBins / g.window)
-	if slot >= measureBins {
-		return
+	if x < 0 || slot >= measureBins {
+		return // a raw clock that went back, or past the window
 	}
 	n := len(g.bins)
 	if n == 0 || g.bins[n-1].seg != g.m.Segments || g.bins[n-1].slot != slot {
@@ -332,8 +332,13 @@ func fitBins(bins []bin, rawBase int64, ctrBase Tickstamp) (slope, spread float6
 	for i := range bins {
 		keep[i] = keep[i] && math.Abs(resid[i]) <= far
 	}
-	if slope, _, err = fitKept(bins, keep, rawBase, ctrBase); err != nil {
-		return 0, 0, 0, err
+	if second, _, err := fitKept(bins, keep, rawBase, ctrBase); err == nil {
+		slope = second
+	} else {
+		// Leaving the far bins out left too few to fit: keep them all.
+		for i := range bins {
+			keep[i] = bins[i].n > 0
+		}
 	}
 	for i := range bins {
 		if keep[i] {
@@ -349,8 +354,14 @@ func jackknife(bins []bin, keep []bool, rawBase int64, ctrBase Tickstamp, blocks
 	var slopes []float64
 	without := make([]bool, len(bins))
 	for blk := range blocks {
+		removed := false
 		for i := range bins {
-			without[i] = keep[i] && bins[i].slot*blocks/measureBins != blk
+			in := bins[i].slot*blocks/measureBins == blk
+			without[i] = keep[i] && !in
+			removed = removed || keep[i] && in
+		}
+		if !removed {
+			continue // an empty block: its replicate would be the full fit, and say nothing
 		}
 		if s, _, err := fitKept(bins, without, rawBase, ctrBase); err == nil {
 			slopes = append(slopes, s)

@@ -306,3 +306,30 @@ func TestMeasureAgainAfterAStarvedWindow(t *testing.T) {
 		t.Errorf("starved in every window: %v; want an ErrMeasure saying how few stretches were filled", err)
 	}
 }
+
+// TestJackknifeIgnoresEmptyBlocks fits bins that all fall in the window's
+// first block: every other block would give the full fit's slope again and
+// a spread of nothing, so there is no estimate, +Inf, rather than a
+// confident zero.
+func TestJackknifeIgnoresEmptyBlocks(t *testing.T) {
+	var bins []bin
+	for slot := range 5 {
+		bins = append(bins, bin{slot: slot, n: 1, x0: int64(slot) * 150_000, y0: Tickstamp(slot*300_000 + slot%2*7)})
+	}
+	keep := []bool{true, true, true, true, true}
+	if got := jackknife(bins, keep, 0, 0, spreadBlocks); !math.IsInf(got, 1) {
+		t.Errorf("jackknife of bins in one block = %v; want +Inf", got)
+	}
+	// Spread over the blocks, the same scatter gives a finite spread.
+	bins = bins[:0]
+	for slot := 0; slot < measureBins; slot += 4 {
+		bins = append(bins, bin{slot: slot, n: 1, x0: int64(slot) * 150_000, y0: Tickstamp(slot*300_000 + slot%8)})
+	}
+	keep = make([]bool, len(bins))
+	for i := range keep {
+		keep[i] = true
+	}
+	if got := jackknife(bins, keep, 0, 0, spreadBlocks); math.IsInf(got, 0) || got <= 0 {
+		t.Errorf("jackknife of bins over the window = %v; want a finite spread above 0", got)
+	}
+}
