@@ -116,7 +116,7 @@ func (e *CoresError) Error() string {
 				" (the measurement explains ±" + o.Bound.String() + ");")
 		}
 	}
-	b.WriteString(" read MonotonicClock instead, or pin the process to CPUs that agree")
+	b.WriteString(" use Monotonic instead, or pin the process to CPUs that agree")
 	return b.String()
 }
 

@@ -12,7 +12,7 @@ import (
 // discovery.
 var errUnsupported = &wrapError{
 	msg: "counter: no hardware counter to discover on " + runtime.GOOS + "/" + runtime.GOARCH +
-		" or with the purego tag; read MonotonicClock instead",
+		" or with the purego tag; use Monotonic instead",
 	wrapped: errors.ErrUnsupported,
 }
 
