@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -543,6 +544,51 @@ func TestWatchClocksourceChangedWhileStopped(t *testing.T) {
 		}
 		if len(got) != 1 || got[0].Kind != EventClocksource || got[0].From != "tsc" || got[0].To != "hpet" || w.State() != Untrusted {
 			t.Errorf("events %v, state %v; want tsc → hpet, untrusted", got, w.State())
+		}
+	})
+}
+
+// TestWatchReadersWhileRunning reads State, Refined and Dropped from other
+// goroutines while the watch runs through a change of rate and a jump: run
+// with -race (CI does), it fails on a data race; and a reader never sees the
+// state improve, nor the refined fit empty once it has two checks.
+func TestWatchReadersWhileRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{hz: 2_096_000_000, rateAt: 3500 * time.Millisecond, ratePPM: 200, jumpAt: 7500 * time.Millisecond, jump: time.Millisecond}
+		f.epoch = time.Now()
+		rate, _ := NewTickRate(uint64(f.hz))
+		w, err := newWatch(rate, WatchOptions{Events: make(chan Event, 1)}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 12*time.Second)
+		defer cancel()
+		var readers sync.WaitGroup
+		for range 3 {
+			readers.Go(func() {
+				worst, hadFit := Trusted, false
+				for ctx.Err() == nil {
+					s := w.State()
+					if s < worst {
+						t.Errorf("state went from %v back to %v", worst, s)
+					}
+					worst = max(worst, s)
+					r := w.Refined()
+					if hadFit && r.Checks == 0 {
+						t.Errorf("the refined fit was empty after it had checks")
+					}
+					hadFit = hadFit || r.Checks >= 2
+					_ = w.Dropped()
+					time.Sleep(10 * time.Millisecond)
+				}
+			})
+		}
+		if err := w.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		readers.Wait()
+		if w.State() != Untrusted || w.Dropped() == 0 {
+			t.Errorf("state %v, dropped %d; want untrusted after the jump, and the full channel's events counted", w.State(), w.Dropped())
 		}
 	})
 }
