@@ -86,7 +86,11 @@ func ExampleManualClock() {
 	clk.Advance(1500 * time.Microsecond)
 	span := clk.Now().Sub(start)
 	fmt.Println(span, span.Duration(clk.Rate()))
-	// Output: 36000 ticks 1.5ms
+	clk.AdvanceTicks(-24) // a counter a microsecond behind, as another CPU's might be
+	fmt.Println(clk.Now().Sub(start).Duration(clk.Rate()))
+	// Output:
+	// 36000 ticks 1.5ms
+	// 1.499ms
 }
 
 // Where discovery refuses the counter, the monotonic clock takes its place

@@ -116,3 +116,18 @@ func ExampleTickRate_MarshalText() {
 	// {"rate":"2.3 GHz","epoch":"123456789 ticks"}
 	// 19.2 MHz 42 ticks
 }
+
+// Readings and spans travel as text, in logs and configs, and parse back to
+// the same value; a malformed one is refused with an error that says why.
+func ExampleParseTickdelta() {
+	d, err := counter.ParseTickdelta("-1500 ticks")
+	fmt.Println(d, err)
+	t, err := counter.ParseTickstamp("1000")
+	fmt.Println(t, err)
+	_, err = counter.ParseTickdelta("12 ms")
+	fmt.Println(err)
+	// Output:
+	// -1500 ticks <nil>
+	// 1000 ticks <nil>
+	// counter: tickdelta "12 ms" has a unit other than "ticks"
+}
