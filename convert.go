@@ -5,87 +5,122 @@ import (
 	"math/bits"
 )
 
-// A scale multiplies a count by a ratio n/d without dividing. It splits the
-// ratio once into a whole part and a 64-bit binary fraction rounded up:
+// A scale multiplies a count by a ratio n/d without dividing, rounding to
+// the nearest integer. It splits the ratio once into a whole part and a
+// 64-bit binary fraction:
 //
-//	a = ⌊n/d⌋,  b = ⌈r·2⁶⁴/d⌉  where r = n mod d,
+//	a = ⌊n/d⌋,  b = the odd integer nearest r·2⁶⁴/d  where r = n mod d,
 //
-// and turns a magnitude m into R = m·a + ⌊m·b/2⁶⁴⌋: one 128-bit multiply,
-// one 64-bit multiply and an add, with no shift and no division.
+// the upper one where two are equally near, and turns a count c into
 //
-// Why R is right. Write b = r·2⁶⁴/d + e with 0 ≤ e < 1 (e = 0 when d divides
-// r·2⁶⁴). The exact quotient is q = m·n/d = m·a + m·r/d, so
+//	R = c·a + ⌊(c·b + 2⁶³)/2⁶⁴⌋.
 //
-//	m·a + m·b/2⁶⁴ = q + m·e/2⁶⁴ = q + ε,  0 ≤ ε < ½,
+// Why R is right. Write b = r·2⁶⁴/d + e. The odd integers lie 2 apart, so
+// −1 < e ≤ 1, and e = 1 only where r·2⁶⁴/d is an even integer. The exact
+// quotient is q = c·n/d = c·a + c·r/d, so
 //
-// the bound because e < 1 and a magnitude of an int64 is at most 2⁶³; also
-// ε < m/2⁶⁴ wherever m > 0. As m·a is whole, R = ⌊q + ε⌋. Where q is
-// whole, q ≤ q + ε < q + 1 gives R = q: a multiple of the ratio converts
-// exactly. Elsewhere ⌊q⌋ < q ≤ q + ε < ⌊q⌋ + 2 gives R = ⌊q⌋ or ⌊q⌋ + 1 =
-// ⌈q⌉: within one unit. More precisely, R is ⌈q⌉ only where q lies within
-// m/2⁶⁴ below the integer above it, and ⌊q⌋ everywhere else.
+//	R = ⌊q + ε + ½⌋,  ε = c·e/2⁶⁴.
 //
-// b fits 64 bits: b = 0 when r = 0, and otherwise b < r·2⁶⁴/d + 1 ≤
-// 2⁶⁴ − 2⁶⁴/d + 1 < 2⁶⁴, since d < 2⁶⁴.
+// As |c| ≤ 2⁶³, |ε| < ½, except that ε = −½ at c = −2⁶³ with e = 1, and
+// |ε| < |c|/2⁶⁴ wherever c ≠ 0. So q − ½ ≤ q + ε < q + ½, and:
+//   - where q is whole, q ≤ q + ε + ½ < q + 1 gives R = q: a multiple of
+//     the ratio converts exactly, with either sign;
+//   - elsewhere R is ⌊q⌋ or ⌈q⌉, within one unit, and it is the integer
+//     nearest q unless q lies within |c|/2⁶⁴ of halfway between two.
 //
-// R is the floor of m·(a + b/2⁶⁴), which never decreases as m grows, so the
-// magnitudes whose R fits an int64 are exactly those up to a limit, worked
-// out once. Up to it neither m·a nor the sum can wrap, since both are at
-// most R < 2⁶³; past it the result saturates. A negative count converts by
-// its magnitude and takes its sign back, so conversions are symmetric about
-// zero and never decrease.
+// Why it is cheap. With the count biased to u = c + 2⁶³ (its sign bit
+// flipped, an unsigned number) and b = 2j + 1, u·b = c·b + 2⁶⁴·j + 2⁶³, so
+//
+//	⌊(c·b + 2⁶³)/2⁶⁴⌋ = hi(u·b) − j,
+//
+// the high word of one unsigned 64-bit multiply less a constant: no sign
+// handling, no shift, no carry. That b is odd is what puts the rounding
+// half in for free; a b rounded up or down instead would leave |ε| up to 1
+// or take an add with carry.
+//
+// b fits 64 bits: r·2⁶⁴/d < 2⁶⁴ and 2⁶⁴ − 1 is odd. The high word less j
+// is within an int64 for every c, since it is ⌊(c·b + 2⁶³)/2⁶⁴⌋ and
+// |c·b| < 2¹²⁷. The whole R, though, passes the int64 range where c·a
+// grows large: R never decreases as c grows (n/d ≥ 0), so the counts
+// whose R fits are exactly those from one limit to another, worked out
+// once, and the rest saturate. Where a = 0 nothing saturates, as |R| ≤ |c|
+// there; the conversion then skips the multiply by a and the range test.
 type scale struct {
-	a   uint64 // ⌊n/d⌋
-	b   uint64 // ⌈(n mod d)·2⁶⁴/d⌉
-	lim uint64 // the largest magnitude whose R fits an int64, 0 to 2⁶³
+	a    uint64 // ⌊n/d⌋
+	b    uint64 // the odd integer nearest (n mod d)·2⁶⁴/d
+	j    uint64 // b>>1, the rounding half and the bias taken back out
+	low  uint64 // the least count whose R fits an int64, biased by 2⁶³
+	span uint64 // the greatest such count less the least one
 }
 
 // newScale returns the scale for n/d, with n and d above zero.
 func newScale(n, d uint64) scale {
 	k := scale{a: n / d}
-	b, rem := bits.Div64(n%d, 0, d) // ⌊r·2⁶⁴/d⌋, r < d
-	if rem != 0 {
-		b++ // below 2⁶⁴, as the comment on scale shows
-	}
-	k.b = b
-	// Bisect for the largest m in [0, 2⁶³] whose R fits an int64: R(0) = 0
-	// fits, and R never decreases. A magnitude of 2⁶³ (MinInt64) whose R
-	// is 2⁶³ saturates to MinInt64, which is that result anyway.
-	lo, hi := uint64(0), uint64(1<<63)+1 // R(lo) fits; R(hi) does not, or hi is past 2⁶³
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if k.fits(mid) {
-			lo = mid
-		} else {
-			hi = mid
+	t, _ := bits.Div64(n%d, 0, d) // ⌊r·2⁶⁴/d⌋, as r < d
+	// The odd integer nearest r·2⁶⁴/d, which lies in [t, t+1): t itself
+	// if odd, else t+1 (t−1 is farther, and t+1 wins a tie).
+	k.b = t | 1
+	k.j = k.b >> 1
+	// R never decreases: bisect for the greatest count from 0 whose R is
+	// at most MaxInt64, and the least count up to 0 whose R is at least
+	// MinInt64. R(0) = 0 fits.
+	hi := uint64(math.MaxInt64)
+	if !k.fits(int64(hi)) {
+		lo := uint64(0) // fits; hi does not
+		for hi-lo > 1 {
+			if mid := lo + (hi-lo)/2; k.fits(int64(mid)) {
+				lo = mid
+			} else {
+				hi = mid
+			}
 		}
+		hi = lo
 	}
-	k.lim = lo
+	least := uint64(1 << 63) // the magnitude of the least count that fits
+	if !k.fits(math.MinInt64) {
+		good, bad := uint64(0), least // magnitudes: −good fits, −bad does not
+		for bad-good > 1 {
+			if mid := good + (bad-good)/2; k.fits(-int64(mid)) {
+				good = mid
+			} else {
+				bad = mid
+			}
+		}
+		least = good
+	}
+	k.low = 1<<63 - least // −least, biased
+	k.span = (hi + 1<<63) - k.low
 	return k
 }
 
-// fits reports whether R = m·a + ⌊m·b/2⁶⁴⌋ is below 2⁶³, computing R in
-// full, without wrapping.
-func (k scale) fits(m uint64) bool {
-	whole, lo := bits.Mul64(m, k.a)
-	frac, _ := bits.Mul64(m, k.b)
-	sum, carry := bits.Add64(lo, frac, 0)
-	return whole == 0 && carry == 0 && sum < 1<<63
+// fits reports whether R(c) lies in the int64 range, working R out without
+// wrapping: the high word less j is exact (see the comment on scale), and
+// c·a is taken as a 128-bit magnitude.
+func (k scale) fits(c int64) bool {
+	h, _ := bits.Mul64(uint64(c)^(1<<63), k.b)
+	f := int64(h - k.j) // ⌊(c·b + 2⁶³)/2⁶⁴⌋: ≥ 0 for c ≥ 0, ≤ 0 below
+	if c >= 0 {
+		whole, ca := bits.Mul64(uint64(c), k.a)
+		return whole == 0 && ca <= math.MaxInt64-uint64(f)
+	}
+	m := -uint64(c) // |c|, up to 2⁶³
+	whole, ca := bits.Mul64(m, k.a)
+	return whole == 0 && ca <= 1<<63-uint64(-f)
 }
 
-// apply returns R = ⌊|c|·n/d⌋ or ⌈|c|·n/d⌉ as the comment on scale says,
-// with c's sign, saturated to the int64 range. It has no division and no
-// branch: saturation is a conditional move. It must stay cheap enough for
-// the compiler to inline, with the conversion methods around it.
-func (k scale) apply(c int64) int64 {
-	neg := c >> 63 // 0, or −1 for a negative count
-	m := uint64((c ^ neg) - neg)
-	frac, _ := bits.Mul64(m, k.b)
-	v := m*k.a + frac
-	if m > k.lim {
-		// MaxInt64, or 2⁶³ when negative, which the sign below turns
-		// into MinInt64.
-		v = math.MaxInt64 - uint64(neg)
+// apply returns R as the comment on scale says, saturated to the int64
+// range. It has no division; its branches are on the scale (a = 0), the
+// same for every count of a loop, and on the range, taken only past it.
+// It must stay cheap enough for the compiler to inline, with the
+// conversion methods around it.
+func (k *scale) apply(c int64) int64 {
+	u := uint64(c) ^ (1 << 63)
+	h, _ := bits.Mul64(u, k.b)
+	if k.a == 0 {
+		return int64(h - k.j)
 	}
-	return (int64(v) ^ neg) - neg
+	if u-k.low > k.span {
+		return c>>63 ^ math.MaxInt64 // MaxInt64, or MinInt64 when c < 0
+	}
+	return int64(h-k.j) + c*int64(k.a)
 }

@@ -50,27 +50,21 @@ func checkConversion(t rapid.TB, what string, c int64, n, d uint64, got int64) {
 	}
 }
 
-// checkRoundsUpOnlyNear checks the sharper claim of the comment on scale:
-// where the exact quotient q = c·n/d is in range and not whole, the result's
-// magnitude is ⌈|q|⌉ only where ⌈|q|⌉ − |q| < |c|/2⁶⁴, and ⌊|q|⌋ elsewhere.
-func checkRoundsUpOnlyNear(t rapid.TB, what string, c int64, n, d uint64, got int64) {
+// checkNearest checks the sharper claim of the comment on scale: where the
+// exact quotient q = c·n/d is in range, the result lies within ½ + |c|/2⁶⁴
+// of it, so it is the integer nearest q unless q is that close to halfway.
+func checkNearest(t rapid.TB, what string, c int64, n, d uint64, got int64) {
 	t.Helper()
 	q := exactQuotient(c, n, d)
-	if q.IsInt() || q.Cmp(bigMaxInt64) > 0 || q.Cmp(bigMinInt64) < 0 {
+	if q.Cmp(bigMaxInt64) > 0 || q.Cmp(bigMinInt64) < 0 {
 		return // checked by checkConversion
 	}
-	absQ := new(big.Rat).Abs(q)
-	floor := new(big.Int).Quo(absQ.Num(), absQ.Denom())
-	absGot := new(big.Int).Abs(big.NewInt(got))
-	if absGot.Cmp(floor) == 0 {
-		return
-	}
-	// Rounded up: the gap to the integer above, times 2⁶⁴, must be below |c|.
-	gap := new(big.Rat).Sub(new(big.Rat).SetInt(absGot), absQ)
-	gap.Mul(gap, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 64)))
-	absC := new(big.Int).Abs(big.NewInt(c))
-	if gap.Cmp(new(big.Rat).SetInt(absC)) >= 0 {
-		t.Fatalf("%s(%d) at %d/%d: got %d, rounded away from %s by a gap of %s/2⁶⁴; want the floor of the magnitude", what, c, n, d, got, q.FloatString(3), gap.FloatString(3))
+	dist := new(big.Rat).Sub(new(big.Rat).SetInt64(got), q)
+	dist.Abs(dist)
+	bound := new(big.Rat).SetFrac(new(big.Int).Abs(big.NewInt(c)), new(big.Int).Lsh(big.NewInt(1), 64))
+	bound.Add(bound, big.NewRat(1, 2))
+	if dist.Cmp(bound) >= 0 {
+		t.Fatalf("%s(%d) at %d/%d: got %d, %s from the exact %s; want under ½ + |c|/2⁶⁴ = %s", what, c, n, d, got, dist.FloatString(6), q.FloatString(6), bound.FloatString(6))
 	}
 }
 
@@ -105,8 +99,8 @@ func checkBothDirections(t *rapid.T) {
 	dur, ticks := int64(Tickdelta(c).Duration(r)), int64(r.Ticks(time.Duration(c)))
 	checkConversion(t, "Duration", c, 1e9, hz, dur)
 	checkConversion(t, "Ticks", c, hz, 1e9, ticks)
-	checkRoundsUpOnlyNear(t, "Duration", c, 1e9, hz, dur)
-	checkRoundsUpOnlyNear(t, "Ticks", c, hz, 1e9, ticks)
+	checkNearest(t, "Duration", c, 1e9, hz, dur)
+	checkNearest(t, "Ticks", c, hz, 1e9, ticks)
 }
 
 // TestConversionExactOnMultiples draws counts that are exact multiples of the
@@ -149,9 +143,11 @@ func TestConversionMonotone(t *testing.T) {
 }
 
 // TestScaleMatchesItsDefinition checks each part of a scale against its
-// definition in math/big: a = ⌊n/d⌋, b = ⌈(n mod d)·2⁶⁴/d⌉, and lim the
-// largest magnitude up to 2⁶³ whose R = m·a + ⌊m·b/2⁶⁴⌋ is below 2⁶³. It
-// then converts the counts on both sides of lim, where saturation begins.
+// definition in math/big: a = ⌊n/d⌋, b the odd integer nearest
+// (n mod d)·2⁶⁴/d (the upper one on a tie), j = b>>1, and
+// the range of counts whose R = c·a + ⌊(c·b + 2⁶³)/2⁶⁴⌋ fits an int64,
+// with the counts just outside it. It then converts the counts on both
+// sides of each end of that range, where saturation begins.
 func TestScaleMatchesItsDefinition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		hz := rateGen().Draw(t, "hz")
@@ -166,51 +162,73 @@ func TestScaleMatchesItsDefinition(t *testing.T) {
 		} {
 			n, d := new(big.Int).SetUint64(k.n), new(big.Int).SetUint64(k.d)
 			a, rem := new(big.Int).DivMod(n, d, new(big.Int))
-			b := bigCeilDiv(new(big.Int).Lsh(rem, 64), d)
-			if !a.IsUint64() || a.Uint64() != k.s.a || !b.IsUint64() || b.Uint64() != k.s.b {
-				t.Fatalf("scale for %d/%d has a = %d, b = %d; want %s, %s", k.n, k.d, k.s.a, k.s.b, a, b)
+			b := bigNearestOdd(new(big.Int).Lsh(rem, 64), d)
+			if !a.IsUint64() || a.Uint64() != k.s.a || !b.IsUint64() || b.Uint64() != k.s.b || k.s.j != k.s.b>>1 {
+				t.Fatalf("scale for %d/%d has a = %d, b = %d, j = %d; want %s, %s, b>>1", k.n, k.d, k.s.a, k.s.b, k.s.j, a, b)
 			}
-			limit := new(big.Int).Lsh(big.NewInt(1), 63)
-			if bigR(a, b, k.s.lim).Cmp(limit) >= 0 {
-				t.Fatalf("scale for %d/%d: R(lim = %d) = %s is past the int64 range", k.n, k.d, k.s.lim, bigR(a, b, k.s.lim))
+			least := int64(k.s.low ^ 1<<63)
+			greatest := int64(k.s.low + k.s.span ^ 1<<63)
+			fits := func(c int64) bool {
+				v := bigR(a, b, c)
+				return v.IsInt64()
 			}
-			if k.s.lim > 1<<63 || k.s.lim < 1<<63 && bigR(a, b, k.s.lim+1).Cmp(limit) < 0 {
-				t.Fatalf("scale for %d/%d: lim = %d is not the largest magnitude that fits", k.n, k.d, k.s.lim)
+			if least > 0 || greatest < 0 || !fits(least) || !fits(greatest) {
+				t.Fatalf("scale for %d/%d: R(%d) = %s or R(%d) = %s is past the int64 range", k.n, k.d, least, bigR(a, b, least), greatest, bigR(a, b, greatest))
 			}
-			// Counts at the edge of saturation, both signs. A magnitude
-			// of 2⁶³ is MinInt64 only.
+			if least > math.MinInt64 && fits(least-1) || greatest < math.MaxInt64 && fits(greatest+1) {
+				t.Fatalf("scale for %d/%d: [%d, %d] is not the whole range of counts that fit", k.n, k.d, least, greatest)
+			}
+			if k.s.a == 0 && (least != math.MinInt64 || greatest != math.MaxInt64) {
+				t.Fatalf("scale for %d/%d: a = 0 and yet counts in [%d, %d] only fit", k.n, k.d, least, greatest)
+			}
 			convert := func(c int64) int64 {
 				if k.what == "Duration" {
 					return int64(Tickdelta(c).Duration(r))
 				}
 				return int64(r.Ticks(time.Duration(c)))
 			}
-			for _, m := range []uint64{k.s.lim - 1, k.s.lim, k.s.lim + 1, k.s.lim + 2} {
-				if m <= 1<<63-1 {
-					checkConversion(t, k.what, int64(m), k.n, k.d, convert(int64(m)))
-				}
-				if m <= 1<<63 {
-					checkConversion(t, k.what, -int64(m), k.n, k.d, convert(-int64(m)))
+			for _, edge := range []int64{least, greatest} {
+				for delta := int64(-2); delta <= 2; delta++ {
+					c := edge + delta
+					if (delta < 0) != (c < edge) { // wrapped past an end of int64
+						continue
+					}
+					checkConversion(t, k.what, c, k.n, k.d, convert(c))
 				}
 			}
 		}
 	})
 }
 
-// bigR returns m·a + ⌊m·b/2⁶⁴⌋ exactly.
-func bigR(a, b *big.Int, m uint64) *big.Int {
-	bm := new(big.Int).SetUint64(m)
-	frac := new(big.Int).Rsh(new(big.Int).Mul(bm, b), 64)
-	return frac.Add(frac, new(big.Int).Mul(bm, a))
+// bigR returns c·a + ⌊(c·b + 2⁶³)/2⁶⁴⌋ exactly.
+func bigR(a, b *big.Int, c int64) *big.Int {
+	bc := big.NewInt(c)
+	v := new(big.Int).Mul(bc, b)
+	v.Add(v, new(big.Int).Lsh(big.NewInt(1), 63))
+	v.Rsh(v, 64) // a floor, for negative v too
+	return v.Add(v, new(big.Int).Mul(bc, a))
 }
 
-// bigCeilDiv returns ⌈x/y⌉ for x ≥ 0 and y > 0.
-func bigCeilDiv(x, y *big.Int) *big.Int {
-	q, m := new(big.Int).DivMod(x, y, new(big.Int))
-	if m.Sign() != 0 {
-		q.Add(q, big.NewInt(1))
+// bigNearestOdd returns the odd integer nearest x/y, the upper one where
+// two are equally near, for x ≥ 0 and y > 0, by trying the odd integers
+// around ⌊x/y⌋.
+func bigNearestOdd(x, y *big.Int) *big.Int {
+	exact := new(big.Rat).SetFrac(x, y)
+	floor := new(big.Int).Quo(x, y)
+	var best *big.Int
+	var bestDist *big.Rat
+	for delta := int64(-1); delta <= 2; delta++ {
+		c := new(big.Int).Add(floor, big.NewInt(delta))
+		if c.Bit(0) == 0 || c.Sign() < 0 {
+			continue
+		}
+		dist := new(big.Rat).Sub(new(big.Rat).SetInt(c), exact)
+		dist.Abs(dist)
+		if best == nil || dist.Cmp(bestDist) <= 0 { // ascending: ties go up
+			best, bestDist = c, dist
+		}
 	}
-	return q
+	return best
 }
 
 func TestGigahertzTable(t *testing.T) {

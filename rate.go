@@ -50,12 +50,12 @@ func newRateTable(hz uint64) *rateTable {
 func Gigahertz() TickRate { return TickRate{&gigahertz} }
 
 // gigahertz is the table of Gigahertz, written out so that it costs nothing
-// at start-up: at 10⁹/10⁹ the whole part is 1, the fraction 0, and every
-// magnitude below 2⁶³ converts to itself.
+// at start-up: at 10⁹/10⁹ the whole part is 1, the fraction's odd
+// neighbour 1 (so j = 0), every count fits, and each converts to itself.
 var gigahertz = rateTable{
 	hz:      1e9,
-	toNanos: scale{a: 1, lim: math.MaxInt64},
-	toTicks: scale{a: 1, lim: math.MaxInt64},
+	toNanos: scale{a: 1, b: 1, span: math.MaxUint64},
+	toTicks: scale{a: 1, b: 1, span: math.MaxUint64},
 }
 
 // ErrZeroRate is the error of a rate of 0 Hz: a counter that never ticks has
@@ -125,10 +125,12 @@ func (r TickRate) Hertz() uint64 {
 }
 
 // Ticks converts a duration to a span of ticks at rate r: the exact quotient
-// d·hz/10⁹ rounded to one of its two nearest integers (exactly, where it is
-// an integer), without division. A span past the range of [Tickdelta]
-// saturates to [MinTickdelta] or [MaxTickdelta]. At the zero TickRate every
-// duration is zero ticks.
+// d·hz/10⁹ rounded to the nearest integer, without division. It is exact
+// wherever the quotient is an integer, and within one unit always: only a
+// quotient within |d|/2⁶⁴ of halfway between two integers may round to the
+// farther one. A span past the range of [Tickdelta] saturates to
+// [MinTickdelta] or [MaxTickdelta]. At the zero TickRate every duration is
+// zero ticks.
 func (r TickRate) Ticks(d time.Duration) Tickdelta {
 	if r.t == nil {
 		return 0
