@@ -147,23 +147,51 @@ type cpuTour struct {
 // from the first is past its bound. It returns nil and no error where there
 // is no affinity call or the mask holds one CPU.
 func checkCPUs(rate TickRate) (*CPUCheck, error) {
-	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin}.run(rate)
+	return startCPUCheck()(rate)
 }
 
-// run makes the tour on a goroutine of its own: where a CPU mask cannot be
-// restored, that goroutine ends locked to its thread, and the runtime ends
-// the thread with it rather than hand the caller a pinned one.
-func (t cpuTour) run(rate TickRate) (*CPUCheck, error) {
+// startCPUCheck starts the check of checkCPUs and returns the function that
+// waits for it and converts its offsets at a rate, so that the caller can
+// find the rate meanwhile.
+func startCPUCheck() func(TickRate) (*CPUCheck, error) {
+	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin}.start()
+}
+
+// run makes the tour and converts its offsets at rate.
+func (t cpuTour) run(rate TickRate) (*CPUCheck, error) { return t.start()(rate) }
+
+// start makes the tour on a goroutine of its own: where a CPU mask cannot
+// be restored, that goroutine ends locked to its thread, and the runtime
+// ends the thread with it rather than hand the caller a pinned one. The
+// function it returns waits for the tour; a caller that never calls it
+// leaves the tour to end on its own.
+func (t cpuTour) start() func(TickRate) (*CPUCheck, error) {
 	cpus, err := t.allowed()
 	if err != nil || len(cpus) < 2 {
-		return nil, nil // no affinity call, or only one CPU to run on
+		// No affinity call, or only one CPU to run on.
+		return func(TickRate) (*CPUCheck, error) { return nil, nil }
 	}
-	done := make(chan *CPUCheck)
-	go func() { done <- t.visit(cpus, rate) }()
-	check := <-done
-	if len(check.CPUs) < 2 {
+	done := make(chan tour, 1)
+	go func() { done <- t.visit(cpus) }()
+	return func(rate TickRate) (*CPUCheck, error) { return (<-done).finish(rate) }
+}
+
+// A tour is what the visits found, before any rate converts it.
+type tour struct {
+	check  *CPUCheck  // all but its offsets
+	visits []cpuVisit // nil where too few CPUs were checked
+	back   bracket    // the first CPU's second bracket
+	step   Tickdelta  // the largest counter step seen
+}
+
+// finish works out the offsets at rate, and refuses where one is past its
+// bound.
+func (r tour) finish(rate TickRate) (*CPUCheck, error) {
+	check := r.check
+	if r.visits == nil {
 		return check, nil
 	}
+	check.CPUs = offsets(r.visits, r.back, rate, r.step)
 	for _, o := range check.CPUs[1:] {
 		if o.Offset.Abs() > o.Bound {
 			return check, &CoresError{Check: check}
@@ -178,9 +206,9 @@ type cpuVisit struct {
 	b   bracket
 }
 
-// visit pins the thread to each CPU in turn and back to the first, and
-// works out the offsets from the brackets.
-func (t cpuTour) visit(cpus []int, rate TickRate) *CPUCheck {
+// visit pins the thread to each CPU in turn and back to the first, taking
+// the tightest of a few brackets on each.
+func (t cpuTour) visit(cpus []int) tour {
 	start := nanotime()
 	check := &CPUCheck{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
 	defer func() { check.Took = time.Duration(nanotime() - start) }()
@@ -195,14 +223,14 @@ func (t cpuTour) visit(cpus []int, rate TickRate) *CPUCheck {
 		case len(visits) > 0:
 			cpu = visits[0].cpu // back to the first CPU that was checked
 		default:
-			return check // no CPU could be pinned
+			return tour{check: check} // no CPU could be pinned
 		}
 		unpin, err := t.pin(cpu)
 		if err != nil {
 			if i == len(cpus) {
 				// The first CPU is gone: nothing to interpolate against.
 				check.Unchecked = cpus
-				return check
+				return tour{check: check}
 			}
 			check.Unchecked = append(check.Unchecked, cpu)
 			continue
@@ -213,7 +241,7 @@ func (t cpuTour) visit(cpus []int, rate TickRate) *CPUCheck {
 			// The thread stays locked and pinned, and ends with this
 			// goroutine; the tour ends here, unchecked.
 			check.Unchecked = cpus
-			return check
+			return tour{check: check}
 		}
 		switch {
 		case b.width < 0:
@@ -226,10 +254,9 @@ func (t cpuTour) visit(cpus []int, rate TickRate) *CPUCheck {
 	}
 	if len(visits) < 2 || back.width < 0 {
 		check.Unchecked = cpus
-		return check
+		return tour{check: check}
 	}
-	check.CPUs = offsets(visits, back, rate, step)
-	return check
+	return tour{check: check, visits: visits, back: back, step: step}
 }
 
 // offsets places each visit against the first CPU's counter, interpolated

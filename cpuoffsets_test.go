@@ -2,6 +2,7 @@ package counter
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -228,4 +229,32 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 			t.Errorf("a one-CPU check has a largest offset or a bound")
 		}
 	})
+}
+
+// TestCPUCheckTourRunsOnItsOwn checks what discover relies on: start
+// returns at once with the tour running on a goroutine of its own, and a
+// tour nobody waits for ends by itself.
+func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
+	f := &fakeCPUs{allowed: []int{0, 1}, offset: map[int]time.Duration{}}
+	tour := f.tour()
+	release, pinned := make(chan struct{}), make(chan struct{}, 3)
+	pin := tour.pin
+	tour.pin = func(cpu int) (func() error, error) {
+		<-release // the tour cannot pin until the test lets it
+		unpin, err := pin(cpu)
+		pinned <- struct{}{}
+		return unpin, err
+	}
+	before := runtime.NumGoroutine()
+	finish := tour.start() // would block here if the tour ran on the caller
+	close(release)
+	for range 3 { // both CPUs, and back to the first
+		<-pinned
+	}
+	_ = finish // never called: the tour's goroutine must end all the same
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines 10 s after the tour; %d before it", runtime.NumGoroutine(), before)
+		}
+	}
 }

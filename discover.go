@@ -161,9 +161,10 @@ const (
 // when called, never at start-up: call it once, at start-up, and keep the
 // Counter. Where the processor reports the rate it takes about 1 ms, to
 // check it; where the rate must be measured, the measurement's 10 ms of the
-// raw clock and what it takes to start, about 10.2 ms on an idle machine,
-// longer where the thread is preempted: 10 to 19 ms has been measured with
-// every core busy. The README's discovery table has the figures.
+// raw clock and what it takes to start, about 10.1 ms on an idle machine,
+// longer where the thread is preempted as the window ends: 10 to 16 ms has
+// been measured with every core busy. The README's discovery table has the
+// figures.
 //
 // On amd64 it refuses a counter that CPUID does not promise invariant
 // ([ErrNotInvariant]), and one that the OS makes fault ([ErrDisabled]); it
@@ -177,10 +178,12 @@ const (
 // [ErrNoRate]; on other platforms, and with the purego build tag, an error
 // that wraps [errors.ErrUnsupported].
 //
-// Where the process may run on several CPUs (Linux), Discover then pins the
-// thread to each in turn and refuses, with a [*CoresError], counters offset
-// from one another by more than the measurement can explain (see
-// [CPUCheck]); that adds about 0.1 to 1 ms.
+// Where the process may run on several CPUs (Linux), Discover also pins a
+// thread of its own to each in turn, while it checks or measures the rate,
+// and refuses, with a [*CoresError], counters offset from one another by
+// more than the measurement can explain (see [CPUCheck]). The tour takes
+// about 0.1 ms on an idle machine and a few ms on a busy one, waiting for
+// each CPU; beside a 10 ms measurement it adds nothing.
 //
 // Where Discover refuses, use [Monotonic]: a Counter too, reading the
 // runtime's monotonic clock, so the code that stamps and converts does not
@@ -203,15 +206,39 @@ func DiscoverDetails() (Counter, Discovery, error) {
 	}
 	start := time.Now()
 	d, err := discover()
-	if err == nil {
-		d.CPUs, err = checkCPUs(d.Rate)
-	}
 	d.Took = time.Since(start)
 	if err != nil {
 		d.Rate = TickRate{}
 		return Counter{}, d, err
 	}
 	return New(d.Rate), d, nil
+}
+
+// discover refuses what the platform must (reported), then checks or
+// measures the rate (settle) while the per-CPU check tours the CPUs on a
+// thread of its own. The two overlap because, on a loaded machine, most of
+// the tour is waiting for the scheduler to run its thread on each CPU in
+// turn, a millisecond or more each; run after the measurement, that wait
+// added 2 to 6 ms to a 10 ms discovery with both cores of a 2-vCPU guest
+// busy. The tour's brackets need no rate; its offsets are converted once
+// settle has one.
+func discover() (Discovery, error) {
+	return discoverWith(reported, startCPUCheck, measurer())
+}
+
+// discoverWith is discover with what it calls passed in, for tests.
+func discoverWith(reported func() (uint64, Source, error), startCheck func() func(TickRate) (*CPUCheck, error), measure func(time.Duration) (Measurement, error)) (Discovery, error) {
+	hz, src, err := reported()
+	if err != nil {
+		return Discovery{}, err
+	}
+	finish := startCheck()
+	d, err := settle(hz, src, measure)
+	if err != nil {
+		return d, err // the tour ends on its own
+	}
+	d.CPUs, err = finish(d.Rate)
+	return d, err
 }
 
 // settle finishes a discovery from the rate the hardware reported (0 for

@@ -16,4 +16,4 @@ var errUnsupported = &wrapError{
 	wrapped: errors.ErrUnsupported,
 }
 
-func discover() (Discovery, error) { return Discovery{}, errUnsupported }
+func reported() (hz uint64, src Source, err error) { return 0, SourceNone, errUnsupported }

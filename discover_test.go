@@ -3,6 +3,7 @@ package counter
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -82,6 +83,72 @@ func TestSettle(t *testing.T) {
 			}
 			if (d.Measured != nil) != (tt.wantSrc == SourceMeasured) {
 				t.Errorf("Measured = %v with source %v", d.Measured, d.Source)
+			}
+		})
+	}
+}
+
+// TestDiscoverOverlapsTheTour checks the order discover keeps: the per-CPU
+// tour starts after the platform's refusals and before the rate is checked
+// or measured, so that its waits for each CPU overlap the measurement; its
+// result is taken after, converted at the rate found; a refusal before it
+// starts no tour, and a failed measurement does not wait for it.
+func TestDiscoverOverlapsTheTour(t *testing.T) {
+	var events []string
+	check := &CPUCheck{Brackets: 32}
+	startCheck := func(fail error) func() func(TickRate) (*CPUCheck, error) {
+		return func() func(TickRate) (*CPUCheck, error) {
+			events = append(events, "tour starts")
+			return func(r TickRate) (*CPUCheck, error) {
+				events = append(events, "tour waited for at "+r.String())
+				return check, fail
+			}
+		}
+	}
+	measure := func(err error) func(time.Duration) (Measurement, error) {
+		return func(w time.Duration) (Measurement, error) {
+			events = append(events, "measures "+w.String())
+			return Measurement{Hz: 2_600_000_000, Window: w, Ticks: 1}, err
+		}
+	}
+	reported := func(hz uint64, err error) func() (uint64, Source, error) {
+		return func() (uint64, Source, error) {
+			events = append(events, "platform")
+			return hz, SourceHypervisor, err
+		}
+	}
+	disagree := &CoresError{Check: check}
+	failed := errors.New("measurement failed")
+	for _, tt := range []struct {
+		name     string
+		reported func() (uint64, Source, error)
+		tourErr  error
+		measure  func(time.Duration) (Measurement, error)
+		want     []string
+		wantErr  error
+	}{
+		{"measured", reported(0, nil), nil, measure(nil),
+			[]string{"platform", "tour starts", "measures 10ms", "tour waited for at 2.6 GHz"}, nil},
+		{"reported and checked", reported(2_600_000_000, nil), nil, measure(nil),
+			[]string{"platform", "tour starts", "measures 1ms", "tour waited for at 2.6 GHz"}, nil},
+		{"refused by the platform", reported(0, ErrNotInvariant), nil, measure(nil),
+			[]string{"platform"}, ErrNotInvariant},
+		{"the measurement fails", reported(0, nil), nil, measure(failed),
+			[]string{"platform", "tour starts", "measures 10ms"}, failed},
+		{"the cores disagree", reported(0, nil), disagree, measure(nil),
+			[]string{"platform", "tour starts", "measures 10ms", "tour waited for at 2.6 GHz"}, ErrCoresDisagree},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			events = nil
+			d, err := discoverWith(tt.reported, startCheck(tt.tourErr), tt.measure)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("discoverWith error %v; want %v", err, tt.wantErr)
+			}
+			if strings.Join(events, "; ") != strings.Join(tt.want, "; ") {
+				t.Fatalf("events:\n  %s\nwant:\n  %s", strings.Join(events, "; "), strings.Join(tt.want, "; "))
+			}
+			if err == nil && d.CPUs != check {
+				t.Errorf("Discovery.CPUs = %p; want the tour's check %p", d.CPUs, check)
 			}
 		})
 	}
