@@ -23,9 +23,10 @@ var (
 	sinkDur   time.Duration
 )
 
-// BenchmarkFloor is the bare read instruction of NowUnordered, unrolled
+// BenchmarkFloor is the bare read sequence of NowUnordered (RDTSC and the
+// join of its halves, MRS CNTVCT_EL0), each reading added up, unrolled
 // floor.Reads times in one assembly function with no call per read: its
-// ns/op is per instruction.
+// ns/op is per read.
 func BenchmarkFloor(b *testing.B) { benchUnrolled(b, floor.Unrolled) }
 
 // BenchmarkFloorOrdered is the ordered read sequence of Now (LFENCE; RDTSC,

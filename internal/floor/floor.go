@@ -1,7 +1,8 @@
 // Package floor holds the floors of the counter's benchmarks: each read's
-// instruction sequence, unrolled [Reads] times inside one assembly function,
-// so that its time divided by [Reads] is what one read costs with no call
-// around it. [Unrolled] is the bare read of Counter.NowUnordered,
+// whole instruction sequence (on amd64 the read and the join of its two
+// halves), with each reading added into a register as a caller would use
+// it, unrolled [Reads] times inside one assembly function, so that its time
+// divided by [Reads] is what one read costs with no call around it. [Unrolled] is the bare read of Counter.NowUnordered,
 // [UnrolledOrdered] the ordered read of Counter.Now. It is internal so that
 // no user of the counter package links it.
 package floor

@@ -8,8 +8,10 @@ const (
 	orderedInstruction = "LFENCE; RDTSC"
 )
 
-// unrolled is RDTSC a hundred times, in floor_amd64.s.
+// unrolled is RDTSC, its halves joined and added up, a hundred times, in
+// floor_amd64.s.
 func unrolled() uint64
 
-// unrolledOrdered is LFENCE; RDTSC a hundred times, in floor_amd64.s.
+// unrolledOrdered is LFENCE; RDTSC, its halves joined and added up, a
+// hundred times, in floor_amd64.s.
 func unrolledOrdered() uint64
