@@ -22,7 +22,7 @@ import (
 //	R = ⌊q + ε + ½⌋,  ε = c·e/2⁶⁴.
 //
 // As |c| ≤ 2⁶³, |ε| < ½, except that ε = −½ at c = −2⁶³ with e = 1, and
-// |ε| < |c|/2⁶⁴ wherever c ≠ 0. So q − ½ ≤ q + ε < q + ½, and:
+// |ε| ≤ |c|/2⁶⁴ for every c. So q − ½ ≤ q + ε < q + ½, and:
 //   - where q is whole, q ≤ q + ε + ½ < q + 1 gives R = q: a multiple of
 //     the ratio converts exactly, with either sign;
 //   - elsewhere R is ⌊q⌋ or ⌈q⌉, within one unit, and it is the integer
@@ -39,11 +39,12 @@ import (
 // or take an add with carry.
 //
 // b fits 64 bits: r·2⁶⁴/d < 2⁶⁴ and 2⁶⁴ − 1 is odd. The high word less j
-// is within an int64 for every c, since it is ⌊(c·b + 2⁶³)/2⁶⁴⌋ and
-// |c·b| < 2¹²⁷. The whole R, though, passes the int64 range where c·a
-// grows large: R never decreases as c grows (n/d ≥ 0), so the counts
-// whose R fits are exactly those from one limit to another, worked out
-// once, and the rest saturate. Where a = 0 nothing saturates, as |R| ≤ |c|
+// is within an int64 for every c, since it is ⌊(c·b + 2⁶³)/2⁶⁴⌋, and with
+// −2⁶³ ≤ c < 2⁶³ and b < 2⁶⁴, −2¹²⁷ + 2⁶⁴ ≤ c·b + 2⁶³ ≤ 2¹²⁷ − 2⁶⁴ + 1.
+// The whole R, though, passes the int64 range where c·a grows large: R
+// never decreases as c grows (n/d ≥ 0), so the counts whose R fits are
+// exactly those from one limit to another, worked out once, and the rest
+// saturate. Where a = 0 nothing saturates, as |R| ≤ |c|
 // there; the conversion then skips the multiply by a and the range test.
 type scale struct {
 	a    uint64 // ⌊n/d⌋

@@ -34,8 +34,8 @@ type CPUOffset struct {
 // A CPUCheck is what [DiscoverDetails] found when it placed the counter of
 // each CPU in the process's affinity mask against the raw clock.
 //
-// The thread is pinned to each CPU in turn, first to last and back to the
-// first, and on each CPU it takes the tightest of several brackets: a
+// A thread of the check's own, beside the one measuring the rate, is pinned
+// to each CPU in turn, first to last and back to the first, and on each CPU it takes the tightest of several brackets: a
 // reading of the raw clock between two ordered readings of the counter. The
 // two visits to the first CPU fix the first CPU's counter against the raw
 // clock at both ends of the tour; each other CPU's offset is its bracket's

@@ -160,11 +160,11 @@ const (
 // it, or refuses with an error that says why there is none. It does its work
 // when called, never at start-up: call it once, at start-up, and keep the
 // Counter. Where the processor reports the rate it takes about 1 ms, to
-// check it; where the rate must be measured, the measurement's 10 ms of the
-// raw clock and what it takes to start, about 10.1 ms on an idle machine,
-// longer where the thread is preempted as the window ends: 10 to 16 ms has
-// been measured with every core busy. The README's discovery table has the
-// figures.
+// check it, or the per-CPU tour's time where that is longer (below); where
+// the rate must be measured, the measurement's 10 ms of the raw clock and
+// what it takes to start, about 10.1 ms on an idle machine, longer where
+// the thread is preempted as the window ends: 10 to 16 ms has been measured
+// with every core busy. The README's discovery table has the figures.
 //
 // On amd64 it refuses a counter that CPUID does not promise invariant
 // ([ErrNotInvariant]), and one that the OS makes fault ([ErrDisabled]); it
@@ -183,7 +183,8 @@ const (
 // and refuses, with a [*CoresError], counters offset from one another by
 // more than the measurement can explain (see [CPUCheck]). The tour takes
 // about 0.1 ms on an idle machine and a few ms on a busy one, waiting for
-// each CPU; beside a 10 ms measurement it adds nothing.
+// each CPU; beside a 10 ms measurement it adds nothing, except with
+// GOMAXPROCS=1, where it runs once the measurement is done.
 //
 // Where Discover refuses, use [Monotonic]: a Counter too, reading the
 // runtime's monotonic clock, so the code that stamps and converts does not

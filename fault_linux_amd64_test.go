@@ -206,7 +206,10 @@ func judgeFaultChild(out string, exited0, killedBySEGV bool) (outcome string, pr
 		}
 		return "every step as documented", nil
 	}
-	if !killedBySEGV && !strings.Contains(out, "[signal SIGSEGV") {
+	// A fault in Go code is reported as "[signal SIGSEGV: …]"; one on the
+	// runtime's own stack (its clock read in exitsyscall, say) as a line
+	// "SIGSEGV: segmentation violation" and the PC; both exit with status 2.
+	if !killedBySEGV && !strings.Contains(out, "[signal SIGSEGV") && !strings.Contains(out, "\nSIGSEGV: segmentation violation\n") {
 		return "", errors.New("the child failed, not of SIGSEGV")
 	}
 	if f := faultingFrame(out); strings.HasPrefix(f, "github.com/tickstamp/counter.") {
@@ -228,14 +231,19 @@ func lineAfter(out, prefix string) (string, bool) {
 
 // faultingFrame returns the function a Go crash report names as running
 // when the signal came, past the runtime's own panic and throw frames; ""
-// where the report has no traceback.
+// where the report has no traceback. The report lists that stack first: the
+// running goroutine's ("[running]:", "[running, locked to thread]:"), or,
+// for a fault on the runtime's system stack, goroutine 0's ("[idle]:").
 func faultingFrame(out string) string {
-	running := false
+	running, done := false, false
 	for line := range strings.Lines(out) {
 		switch {
-		case strings.HasPrefix(line, "goroutine ") && strings.HasSuffix(strings.TrimSpace(line), "[running]:"):
+		case strings.HasPrefix(line, "goroutine ") && strings.HasSuffix(strings.TrimSpace(line), ":"):
+			if running {
+				done = true // past the first stack
+			}
 			running = true
-		case !running, strings.TrimSpace(line) == "", strings.HasPrefix(line, "\t"), strings.HasPrefix(line, "panic("):
+		case done, !running, strings.TrimSpace(line) == "", strings.HasPrefix(line, "\t"), strings.HasPrefix(line, "panic("):
 			// not a frame of the running goroutine, or its file and line
 		case strings.HasPrefix(line, "runtime.sigpanic("),
 			strings.HasPrefix(line, "runtime.panicmem"),
@@ -276,12 +284,28 @@ func TestJudgeFaultChild(t *testing.T) {
 		"panic({0x4f0b2e?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:115 +0x48\n" +
 		"runtime.sigpanic()\n\t/usr/local/go/src/runtime/signal_unix.go:939 +0x26f\n" +
 		"github.com/tickstamp/counter.readTSC()\n\tgithub.com/tickstamp/counter/read_amd64.s:9 +0x5\n"
+	// As a child on a 2-vCPU KVM guest whose kernel enforces the flag died:
+	// in the runtime's clock read as its system call returned, on the
+	// system stack.
+	systemStackFault := "discover: " + d + "\nmeasure: " + d + "\nSIGSEGV: segmentation violation\n" +
+		"PC=0x7f7634c2eb63 m=0 sigcode=128 addr=0x0\n\n" +
+		"goroutine 0 gp=0xa88500 m=0 mp=0xa89500 [idle]:\n" +
+		"runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\n" +
+		"runtime.pidleget(0x0?)\n\t/usr/local/go/src/runtime/proc.go:7409 +0x39 fp=0x7ffd8f0e8fa0 sp=0x7ffd8f0e8f68 pc=0x464d99\n" +
+		"runtime.exitsyscallTryGetP(0x125b5a040008?)\n\t/usr/local/go/src/runtime/proc.go:5047 +0x51 fp=0x7ffd8f0e8ff0 sp=0x7ffd8f0e8fa0 pc=0x45f771\n\n" +
+		"goroutine 8 gp=0x125b5a2321e0 m=0 mp=0xa89500 [running, locked to thread]:\n" +
+		"runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\n" +
+		"github.com/tickstamp/counter.RawMonotonicClock.Now(...)\n\t/work/main/clock.go:87\n"
+	ownSystemStackFault := strings.Replace(systemStackFault, "runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\nruntime.pidleget",
+		"github.com/tickstamp/counter.stampNow(...)\n\t/work/main/read_amd64.s:20\nruntime.pidleget", 1)
 	for _, tc := range []struct {
 		name          string
 		out           string
 		exited0, segv bool
 		wantOK        bool
 	}{
+		{"runtime faulted on its system stack", systemStackFault, false, false, true},
+		{"the package faulted on the system stack", ownSystemStackFault, false, false, false},
 		{"every step", all, true, false, true},
 		{"a step missing", strings.Replace(all, "raw reads: true\n", "", 1), true, false, false},
 		{"discover ran", strings.Replace(all, "discover: "+d, "discover: <nil>", 1), true, false, false},

@@ -125,11 +125,11 @@ func (r TickRate) Hertz() uint64 {
 }
 
 // Ticks converts a duration to a span of ticks at rate r: the exact quotient
-// d·hz/10⁹ rounded to the nearest integer, without division. It is exact
-// wherever the quotient is an integer, and within one unit always: only a
-// quotient within |d|/2⁶⁴ of halfway between two integers may round to the
-// farther one. A span past the range of [Tickdelta] saturates to
-// [MinTickdelta] or [MaxTickdelta]. At the zero TickRate every duration is
+// d·hz/10⁹ rounded to the nearest integer, without division. A span past
+// the range of [Tickdelta] saturates to [MinTickdelta] or [MaxTickdelta];
+// elsewhere the result is exact wherever the quotient is an integer, and
+// within one unit always: only a quotient within |d|/2⁶⁴ of halfway between
+// two integers may round to the farther one. At the zero TickRate every duration is
 // zero ticks.
 func (r TickRate) Ticks(d time.Duration) Tickdelta {
 	if r.t == nil {
