@@ -35,15 +35,15 @@ type CPUOffset struct {
 // each CPU in the process's affinity mask against the raw clock.
 //
 // A thread of the check's own, beside the one measuring the rate, is pinned
-// to each CPU in turn, first to last and back to the first, and on each CPU it takes the tightest of several brackets: a
-// reading of the raw clock between two ordered readings of the counter. The
-// two visits to the first CPU fix the first CPU's counter against the raw
-// clock at both ends of the tour; each other CPU's offset is its bracket's
-// midpoint less the first CPU's counter interpolated to the same raw
-// instant. That makes the rate in use, and its error, drop out: the
-// interpolation's error, from the rate the two visits imply and the time the
-// tour took, is no more than the wider of the first CPU's two half-widths.
-// So the bound of each CPU is
+// to each CPU in turn, first to last and back to the first, and on each CPU
+// it takes the tightest of several brackets: a reading of the raw clock
+// between two ordered readings of the counter. The two visits to the first
+// CPU fix the first CPU's counter against the raw clock at both ends of the
+// tour; each other CPU's offset is its bracket's midpoint less the first
+// CPU's counter interpolated to the same raw instant. That makes the rate in
+// use, and its error, drop out: the interpolation's error, from the rate the
+// two visits imply and the time the tour took, is no more than the wider of
+// the first CPU's two half-widths. So the bound of each CPU is
 //
 //	its bracket's half-width + the wider half-width of the first CPU's two
 //	+ the counter's step + 2 ns (the raw clock reads whole nanoseconds)
@@ -134,8 +134,8 @@ const (
 	maxCPUBrackets   = 32
 )
 
-// A cpuTour is what the per-CPU check reads and calls; checkCPUs fills it
-// with the machine's, and tests with fakes.
+// A cpuTour is what the per-CPU check reads and calls; startCPUCheck fills
+// it with the machine's, and tests with fakes.
 type cpuTour struct {
 	clocks  clockPair
 	allowed func() ([]int, error)
@@ -150,15 +150,12 @@ func checkCPUs(rate TickRate) (*CPUCheck, error) {
 	return startCPUCheck()(rate)
 }
 
-// startCPUCheck starts the check of checkCPUs and returns the function that
-// waits for it and converts its offsets at a rate, so that the caller can
-// find the rate meanwhile.
+// startCPUCheck starts the check on the machine's CPUs and returns the
+// function that waits for it and converts its offsets at a rate, so that
+// the caller can find the rate meanwhile.
 func startCPUCheck() func(TickRate) (*CPUCheck, error) {
 	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin}.start()
 }
-
-// run makes the tour and converts its offsets at rate.
-func (t cpuTour) run(rate TickRate) (*CPUCheck, error) { return t.start()(rate) }
 
 // start makes the tour on a goroutine of its own: where a CPU mask cannot
 // be restored, that goroutine ends locked to its thread, and the runtime

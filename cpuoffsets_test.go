@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// run makes the tour and converts its offsets at rate, as checkCPUs does
+// with the machine's.
+func (t cpuTour) run(rate TickRate) (*CPUCheck, error) { return t.start()(rate) }
+
 // fakeCPUs is a machine whose CPUs each have a counter at 2.5 GHz, offset
 // from true time by their own amount; every read takes time, so brackets
 // have width, and a raw read takes longer than a counter read.

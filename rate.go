@@ -125,12 +125,12 @@ func (r TickRate) Hertz() uint64 {
 }
 
 // Ticks converts a duration to a span of ticks at rate r: the exact quotient
-// d·hz/10⁹ rounded to the nearest integer, without division. A span past
-// the range of [Tickdelta] saturates to [MinTickdelta] or [MaxTickdelta];
+// d·hz/10⁹ rounded to the nearest integer, without division. A span past the
+// range of [Tickdelta] saturates to [MinTickdelta] or [MaxTickdelta];
 // elsewhere the result is exact wherever the quotient is an integer, and
 // within one unit always: only a quotient within |d|/2⁶⁴ of halfway between
-// two integers may round to the farther one. At the zero TickRate every duration is
-// zero ticks.
+// two integers may round to the farther one. At the zero TickRate every
+// duration is zero ticks.
 func (r TickRate) Ticks(d time.Duration) Tickdelta {
 	if r.t == nil {
 		return 0

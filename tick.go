@@ -48,11 +48,12 @@ func (t Tickstamp) Add(d Tickdelta) Tickstamp {
 }
 
 // Duration converts the span to time at rate r: the exact quotient d·10⁹/hz
-// nanoseconds rounded to the nearest integer, without division. A span
-// whose quotient is past the range of [time.Duration] saturates to its
-// nearest end; elsewhere the result is exact wherever the quotient is an
-// integer, and within one unit always: only a quotient within |d|/2⁶⁴ of
-// halfway between two integers may round to the farther one. At the zero [TickRate] every span is zero.
+// nanoseconds rounded to the nearest integer, without division. A span whose
+// quotient is past the range of [time.Duration] saturates to its nearest
+// end; elsewhere the result is exact wherever the quotient is an integer,
+// and within one unit always: only a quotient within |d|/2⁶⁴ of halfway
+// between two integers may round to the farther one. At the zero [TickRate]
+// every span is zero.
 func (d Tickdelta) Duration(r TickRate) time.Duration {
 	if r.t == nil {
 		return 0

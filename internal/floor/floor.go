@@ -26,11 +26,11 @@ const Instruction = instruction
 const OrderedInstruction = orderedInstruction
 
 // Unrolled executes the counter's bare read sequence [Reads] times in a row,
-// adding up the readings, and returns the last reading. Where [Available] is false it reads
-// nothing and returns 0.
+// adding up the readings, and returns the last reading. Where [Available] is
+// false it reads nothing and returns 0.
 func Unrolled() uint64 { return unrolled() }
 
 // UnrolledOrdered executes the counter's ordered read sequence [Reads] times
-// in a row, adding up the readings, and returns the last reading. Where [Available] is false it reads
-// nothing and returns 0.
+// in a row, adding up the readings, and returns the last reading. Where
+// [Available] is false it reads nothing and returns 0.
 func UnrolledOrdered() uint64 { return unrolledOrdered() }
