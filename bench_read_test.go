@@ -33,6 +33,18 @@ func BenchmarkFloor(b *testing.B) { benchUnrolled(b, floor.Unrolled) }
 // ISB; MRS CNTVCT_EL0), unrolled as BenchmarkFloor's is.
 func BenchmarkFloorOrdered(b *testing.B) { benchUnrolled(b, floor.UnrolledOrdered) }
 
+// BenchmarkFloorCalled calls a copy of NowUnordered's assembly stub
+// floor.Reads times from assembly, passing the argument and the reading on
+// the stack as compiled Go does: no Go code, only the call. It sits between
+// BenchmarkFloor and BenchmarkCounterNowUnordered, so that the distance from
+// the floor splits into what the call costs and what the Go loop around it
+// costs.
+func BenchmarkFloorCalled(b *testing.B) { benchUnrolled(b, floor.Called) }
+
+// BenchmarkFloorOrderedCalled is BenchmarkFloorCalled for Now's stub, the
+// ordered read.
+func BenchmarkFloorOrderedCalled(b *testing.B) { benchUnrolled(b, floor.CalledOrdered) }
+
 func benchUnrolled(b *testing.B, unrolled func() uint64) {
 	if !floor.Available {
 		b.Skip("no unrolled read in this build: purego, or neither amd64 nor arm64")

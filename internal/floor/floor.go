@@ -4,11 +4,13 @@
 // it, unrolled [Reads] times inside one assembly function, so that its
 // time divided by [Reads] is what one read costs with no call around it.
 // [Unrolled] is the bare read of Counter.NowUnordered, [UnrolledOrdered]
-// the ordered read of Counter.Now. It is internal so that no user of the
-// counter package links it.
+// the ordered read of Counter.Now. [Called] and [CalledOrdered] call a copy
+// of each read's stub instead, from assembly, so that what a call costs can
+// be set apart from what Go code around it costs. It is internal so that no
+// user of the counter package links it.
 package floor
 
-// Reads is how many times [Unrolled] and [UnrolledOrdered] execute their
+// Reads is how many times each function of the package executes its
 // sequence.
 const Reads = 100
 
@@ -34,3 +36,15 @@ func Unrolled() uint64 { return unrolled() }
 // in a row, adding up the readings, and returns the last reading. Where
 // [Available] is false it reads nothing and returns 0.
 func UnrolledOrdered() uint64 { return unrolledOrdered() }
+
+// Called calls a copy of the counter package's stub of Counter.NowUnordered
+// [Reads] times from assembly, as compiled Go calls it (ABI0: the argument
+// and the reading passed on the stack), adding up the readings, and returns
+// the last reading. Its time above [Unrolled]'s is what the call itself
+// costs, with no Go code around it. Where [Available] is false it reads
+// nothing and returns 0.
+func Called() uint64 { return called() }
+
+// CalledOrdered is [Called] for the stub of Counter.Now, the ordered read:
+// its time above [UnrolledOrdered]'s is what the call itself costs.
+func CalledOrdered() uint64 { return calledOrdered() }

@@ -11,3 +11,7 @@ const (
 func unrolled() uint64 { return 0 }
 
 func unrolledOrdered() uint64 { return 0 }
+
+func called() uint64 { return 0 }
+
+func calledOrdered() uint64 { return 0 }

@@ -14,6 +14,8 @@ var unrolled = []struct {
 }{
 	{"Unrolled", floor.Unrolled},
 	{"UnrolledOrdered", floor.UnrolledOrdered},
+	{"Called", floor.Called},
+	{"CalledOrdered", floor.CalledOrdered},
 }
 
 func TestUnrolledCountsUp(t *testing.T) {
@@ -40,8 +42,8 @@ func TestUnrolledCountsUp(t *testing.T) {
 	}
 }
 
-// TestUnrolledReadsOneCounter interleaves the two unrolled reads, which
-// read the same counter, so neither may be behind the other.
+// TestUnrolledReadsOneCounter interleaves the unrolled and the called reads,
+// which read the same counter, so none may be behind the one before it.
 func TestUnrolledReadsOneCounter(t *testing.T) {
 	if !floor.Available {
 		t.Skipf("no unrolled read on %s/%s with this build's tags", runtime.GOOS, runtime.GOARCH)
@@ -50,10 +52,13 @@ func TestUnrolledReadsOneCounter(t *testing.T) {
 	for i := range 10000 {
 		ordered := floor.UnrolledOrdered()
 		bare := floor.Unrolled()
-		if ordered < prev || bare < ordered {
-			t.Fatalf("round %d: %v, then ordered %v, then bare %v; want no step back", i, prev, ordered, bare)
+		calledOrdered := floor.CalledOrdered()
+		called := floor.Called()
+		if ordered < prev || bare < ordered || calledOrdered < bare || called < calledOrdered {
+			t.Fatalf("round %d: %v, then ordered %v, bare %v, called ordered %v, called %v; want no step back",
+				i, prev, ordered, bare, calledOrdered, called)
 		}
-		prev = bare
+		prev = called
 	}
 }
 
