@@ -59,8 +59,9 @@ func (MonotonicClock) Rate() TickRate { return Gigahertz() }
 // CLOCK_UPTIME_RAW on macOS, clocks that no time daemon slews, and that stop
 // during suspend. Each read is a system call, a few hundred nanoseconds on
 // Linux: it is a reference to calibrate against, not a clock for hot paths.
-// There, being a system call, it executes no RDTSC of its own, and so reads
-// on a thread where RDTSC is made to fault ([ErrDisabled]).
+// There it is a raw system call, which returns without running the
+// scheduler: it executes no RDTSC, neither its own nor the runtime's, and so
+// reads on a thread where RDTSC is made to fault ([ErrDisabled]).
 //
 // Other systems have no such clock. There a RawMonotonicClock reads the
 // runtime's monotonic clock, as [MonotonicClock] does, and

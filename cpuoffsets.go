@@ -2,6 +2,7 @@ package counter
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -140,6 +141,9 @@ type cpuTour struct {
 	clocks  clockPair
 	allowed func() ([]int, error)
 	pin     func(cpu int) (unpin func() error, err error)
+	// faults reports whether the counter's instruction faults on the
+	// calling thread (see ErrDisabled); nil for never.
+	faults func() bool
 }
 
 // checkCPUs places the counter of every CPU in the affinity mask against
@@ -154,7 +158,7 @@ func checkCPUs(rate TickRate) (*CPUCheck, error) {
 // function that waits for it and converts its offsets at a rate, so that
 // the caller can find the rate meanwhile.
 func startCPUCheck() func(TickRate) (*CPUCheck, error) {
-	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin}.start()
+	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin, faults: readsFault}.start()
 }
 
 // start makes the tour on a goroutine of its own: where a CPU mask cannot
@@ -175,15 +179,20 @@ func (t cpuTour) start() func(TickRate) (*CPUCheck, error) {
 
 // A tour is what the visits found, before any rate converts it.
 type tour struct {
-	check  *CPUCheck  // all but its offsets
-	visits []cpuVisit // nil where too few CPUs were checked
-	back   bracket    // the first CPU's second bracket
-	step   Tickdelta  // the largest counter step seen
+	check    *CPUCheck  // all but its offsets
+	visits   []cpuVisit // nil where too few CPUs were checked
+	back     bracket    // the first CPU's second bracket
+	step     Tickdelta  // the largest counter step seen
+	disabled bool       // the tour's thread has the counter's instruction fault
 }
 
 // finish works out the offsets at rate, and refuses where one is past its
-// bound.
+// bound, or with ErrDisabled where the tour's thread could not read the
+// counter.
 func (r tour) finish(rate TickRate) (*CPUCheck, error) {
+	if r.disabled {
+		return nil, ErrDisabled
+	}
 	check := r.check
 	if r.visits == nil {
 		return check, nil
@@ -204,8 +213,16 @@ type cpuVisit struct {
 }
 
 // visit pins the thread to each CPU in turn and back to the first, taking
-// the tightest of a few brackets on each.
+// the tightest of a few brackets on each. The flag that makes the counter's
+// instruction fault is per thread, and the tour's goroutine may run on any
+// thread, one the caller's process flagged included: so it locks to its
+// thread and asks first, and reads nothing where the answer is yes.
 func (t cpuTour) visit(cpus []int) tour {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if t.faults != nil && t.faults() {
+		return tour{disabled: true}
+	}
 	start := nanotime()
 	check := &CPUCheck{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
 	defer func() { check.Took = time.Duration(nanotime() - start) }()

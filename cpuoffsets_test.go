@@ -262,3 +262,28 @@ func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUCheckTourAsksItsThread: the tour asks, on its own thread, whether
+// the counter's instruction faults there, before it reads or pins anything;
+// where it does, the check refuses with ErrDisabled.
+func TestCPUCheckTourAsksItsThread(t *testing.T) {
+	for _, faults := range []bool{false, true} {
+		f := &fakeCPUs{allowed: []int{0, 1}, offset: map[int]time.Duration{}}
+		tr := f.tour()
+		asked := 0
+		tr.faults = func() bool { asked++; return faults }
+		check, err := tr.run(fakeRate(t))
+		if asked != 1 {
+			t.Errorf("faults %v: asked %d times; want once", faults, asked)
+		}
+		if !faults {
+			if err != nil || len(check.CPUs) != 2 {
+				t.Errorf("no fault: %+v, %v; want both CPUs checked", check, err)
+			}
+			continue
+		}
+		if err != ErrDisabled || check != nil || f.now != 0 || len(f.pins) != 0 {
+			t.Errorf("fault: %+v, %v, %d ns read, pins %v; want nil, ErrDisabled, nothing read or pinned", check, err, f.now, f.pins)
+		}
+	}
+}

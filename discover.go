@@ -33,11 +33,13 @@ var (
 	// ErrDisabled is the refusal where the calling thread has asked the
 	// kernel to make RDTSC fault (Linux's prctl(PR_SET_TSC, PR_TSC_SIGSEGV)),
 	// so that the first read of the counter would kill the process. Discover
-	// and Measure ask before they read any clock, about the calling thread
-	// only, and keep their goroutine on that thread until they return. The
-	// flag is per thread, kept across execve and inherited by the threads
-	// created afterwards: a [Counter] made on a thread without it faults on a
-	// thread with it.
+	// and Measure ask before they read any clock, about the calling thread,
+	// and keep their goroutine on it until they return; Discover's per-CPU
+	// check, which reads on a thread of its own, asks again there and
+	// refuses with this error too. The flag is per thread, kept across execve
+	// and inherited by the threads created afterwards: a [Counter] made on a
+	// thread without it faults on a thread with it, and a [Watch] skips a
+	// per-CPU check whose thread has it.
 	//
 	// A Go program rarely lives to see this error. Go's runtime on amd64
 	// executes RDTSC itself, at start-up and whenever a thread sleeps on a
@@ -54,8 +56,11 @@ var (
 	//
 	// What works: clear the flag with prctl(PR_SET_TSC, PR_TSC_ENABLE) on the
 	// thread that set it, and discover again. Where it must stay, read
-	// [RawMonotonicClock]: on Linux each of its reads is a system call, in
-	// which the kernel reads its clock where the flag does not apply.
+	// [RawMonotonicClock]: on Linux each of its reads is a raw system call,
+	// in which the kernel reads its clock where the flag does not apply, and
+	// which returns without running the scheduler, so it executes no RDTSC
+	// of the runtime's either. It cannot keep the runtime from reading the
+	// counter on that thread at other moments, as said above.
 	ErrDisabled = errors.New("counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)")
 
 	// ErrMeasure is wrapped by every failure to measure the rate: the

@@ -549,6 +549,11 @@ func (w *Watch) checkCPUs() {
 		w.cpuOn = false
 		return
 	}
+	if errors.Is(err, ErrDisabled) {
+		// The check's thread has the counter's instruction fault: it read
+		// nothing, so it says nothing of the CPUs' counters.
+		return
+	}
 	if w.cpuOn {
 		return
 	}

@@ -39,7 +39,8 @@ type fakeHost struct {
 	badSource  bool  // the file cannot be read
 	closed     int
 
-	cpuAt time.Duration // when the per-CPU check starts refusing (never where 0)
+	cpuAt  time.Duration // when the per-CPU check starts refusing (never where 0)
+	cpuErr error         // what it refuses with then, where not a *CoresError
 }
 
 // now returns true time in ns, advancing it by one read.
@@ -94,6 +95,9 @@ func (f *fakeHost) deps() watchDeps {
 		},
 		checkCPUs: func(TickRate) (*CPUCheck, error) {
 			if f.cpuAt != 0 && time.Since(f.epoch) >= f.cpuAt {
+				if f.cpuErr != nil {
+					return nil, f.cpuErr
+				}
 				check := &CPUCheck{CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: -1600 * time.Millisecond, Bound: 2 * time.Microsecond}}}
 				return check, &CoresError{Check: check}
 			}
@@ -317,6 +321,18 @@ func TestWatchCPUOffsets(t *testing.T) {
 		}
 		if w.State() != Untrusted {
 			t.Errorf("state %v", w.State())
+		}
+	})
+}
+
+// TestWatchCPUCheckDisabled: a per-CPU check whose thread may not read the
+// counter (ErrDisabled) read nothing, and raises nothing.
+func TestWatchCPUCheckDisabled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{cpuAt: 5 * time.Second, cpuErr: ErrDisabled}
+		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
+		if len(events) != 0 || w.State() != Trusted {
+			t.Errorf("events %v, state %v; want none, Trusted", events, w.State())
 		}
 	})
 }
