@@ -34,14 +34,14 @@ import (
 // that, whatever the anchor was re-anchored to in between, provided the
 // later reading is converted within 30 re-anchorings of being taken (30 s
 // at a period of a second: a reading taken within 1 µs of a re-anchoring
-// belongs to the anchoring before it). That holds across goroutines too, a reading
-// converted on one and then a reading taken on another that has seen the
-// first's result, where the second reading is ordered after the memory
-// operations before it, as [Counter.Begin] and [MonotonicClock] are. The
-// anchor keeps the line of each of its last 32 anchorings and converts a
-// reading by the one in force when it was taken, so a reading converted
-// again converts to the same time; a reading older than all 32 converts by
-// the oldest line kept.
+// belongs to the anchoring before it). That holds across goroutines too, a
+// reading converted on one and then a reading taken on another that has
+// seen the first's result, where the second reading is ordered after the
+// memory operations before it, as [Counter.Now], [Counter.Begin] and
+// [MonotonicClock] are (not [Counter.NowUnordered]). The anchor keeps the
+// line of each of its last 32 anchorings and converts a reading by the one
+// in force when it was taken, so a reading converted again converts to the
+// same time; a reading older than all 32 converts by the oldest line kept.
 //
 // How a re-anchoring moves converted times: it takes effect 1 µs after it
 // reads the clock, at its cut. A new pair that puts the wall clock ahead of

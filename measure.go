@@ -74,8 +74,9 @@ const (
 // instruction, which keeps the second read after the system call; the first
 // read can only be late by the few cycles an out-of-order core holds it,
 // the same in every bracket, so it shifts every midpoint alike and leaves the
-// slope alone. Where the CPU has no RDTSCP, readCPU is LFENCE; RDTSC, which
-// waits for the system call to return just as well.
+// slope alone. Where readCPU does not use RDTSCP (a CPU without it, or a
+// system other than Linux, which does not put the CPU in TSC_AUX), it is
+// LFENCE; RDTSC, which waits for the system call to return just as well.
 func measureCounter(window time.Duration) (Measurement, error) {
 	return clockPair{counter: readCPU, raw: rawNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
 }

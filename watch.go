@@ -188,9 +188,9 @@ const (
 
 	// defaultRateTolerancePPM is how far the rate in use may be from the
 	// raw clock's by default: above the worst a discovery measured on a
-	// 2-vCPU guest whose raw clock wanders against the counter (6.2 ppm, in
-	// 120 discoveries, idle; see the README), below the tens to hundreds of
-	// ppm by which a migration to another host changes the rate.
+	// 2-vCPU AMD guest whose raw clock, kvm-clock, wanders against the
+	// counter (6.2 ppm, in 120 idle discoveries), below the tens to hundreds
+	// of ppm by which a migration to another host changes the rate.
 	defaultRateTolerancePPM = 10
 )
 

@@ -8,21 +8,8 @@
 // monitoring unit counts what the core did: cycles at whatever frequency it
 // ran, instructions retired, cache and branch misses. A span from the counter
 // says how long; a count from this package says how much work, and the two
-// together say why:
-//
-//	runtime.LockOSThread() // a Thread counter counts this OS thread only
-//	defer runtime.UnlockOSThread()
-//	g, err := perf.OpenGroup(perf.Options{}, perf.Instructions, perf.Cycles)
-//	if err != nil {
-//		return err // errors.ErrUnsupported where there are no counters
-//	}
-//	defer g.Close()
-//	g.Enable()
-//	start := clock.Now()
-//	work()
-//	span := clock.Now().Sub(start)
-//	g.Disable()
-//	r, err := g.Read() // r.Counts[0] instructions, r.Counts[1] cycles
+// together say why. The example of [OpenGroup] counts the instructions and
+// cycles of a span timed with the counter; the README shows the same code.
 //
 // # Counters and groups
 //
