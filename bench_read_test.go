@@ -29,9 +29,16 @@ var (
 // ns/op is per read.
 func BenchmarkFloor(b *testing.B) { benchUnrolled(b, floor.Unrolled) }
 
-// BenchmarkFloorOrdered is the ordered read sequence of Now (LFENCE; RDTSC,
-// ISB; MRS CNTVCT_EL0), unrolled as BenchmarkFloor's is.
-func BenchmarkFloorOrdered(b *testing.B) { benchUnrolled(b, floor.UnrolledOrdered) }
+// BenchmarkFloorOrdered is the ordered read sequence of Now on this CPU
+// (RDTSCP where the CPU has it, else LFENCE; RDTSC; ISB; MRS CNTVCT_EL0),
+// unrolled as BenchmarkFloor's is.
+func BenchmarkFloorOrdered(b *testing.B) {
+	benchUnrolled(b, nowFloor(floor.UnrolledOrdered, floor.UnrolledRDTSCP))
+}
+
+// BenchmarkFloorFenced is LFENCE; RDTSC unrolled, Now's sequence on a CPU
+// without RDTSCP, so that a CPU with it shows which of the two is cheaper.
+func BenchmarkFloorFenced(b *testing.B) { benchUnrolled(b, floor.UnrolledOrdered) }
 
 // BenchmarkFloorCalled calls a copy of NowUnordered's assembly stub
 // floor.Reads times from assembly, passing the argument and the reading on
@@ -41,9 +48,20 @@ func BenchmarkFloorOrdered(b *testing.B) { benchUnrolled(b, floor.UnrolledOrdere
 // costs.
 func BenchmarkFloorCalled(b *testing.B) { benchUnrolled(b, floor.Called) }
 
-// BenchmarkFloorOrderedCalled is BenchmarkFloorCalled for Now's stub, the
-// ordered read.
-func BenchmarkFloorOrderedCalled(b *testing.B) { benchUnrolled(b, floor.CalledOrdered) }
+// BenchmarkFloorOrderedCalled is BenchmarkFloorCalled for Now's stub on
+// this CPU, the ordered read.
+func BenchmarkFloorOrderedCalled(b *testing.B) {
+	benchUnrolled(b, nowFloor(floor.CalledOrdered, floor.CalledRDTSCP))
+}
+
+// nowFloor returns rdtscp where Now reads with RDTSCP on this CPU, else
+// fenced.
+func nowFloor(fenced, rdtscp func() uint64) func() uint64 {
+	if counter.NowSequence() == "RDTSCP" {
+		return rdtscp
+	}
+	return fenced
+}
 
 func benchUnrolled(b *testing.B, unrolled func() uint64) {
 	if !floor.Available {
@@ -63,6 +81,17 @@ func BenchmarkCounterNow(b *testing.B) {
 	var acc counter.Tickstamp
 	for b.Loop() {
 		acc += c.Now()
+	}
+	sinkStamp = acc
+}
+
+// BenchmarkCounterNowFenced is Now's read where the CPU has no RDTSCP
+// (LFENCE; RDTSC), taken here whatever the CPU has.
+func BenchmarkCounterNowFenced(b *testing.B) {
+	b.ReportAllocs()
+	var acc counter.Tickstamp
+	for b.Loop() {
+		acc += counter.NowFenced()
 	}
 	sinkStamp = acc
 }

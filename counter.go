@@ -35,8 +35,8 @@ import "time"
 //
 // The zero Counter reads the counter as well as any other, at the zero
 // [TickRate]: every span it measures converts to zero. Until [New] has run
-// once in the process, its [Counter.End] uses the fence sequence every CPU
-// has and its [Counter.NowCPU] reports no CPU.
+// once in the process, its [Counter.Now] and [Counter.End] use the fence
+// sequences every CPU has, and its [Counter.NowCPU] reports no CPU.
 type Counter struct {
 	rate TickRate
 	// mono makes every read the runtime's monotonic clock: see Monotonic.
@@ -81,17 +81,20 @@ func Monotonic() Counter {
 func (c Counter) Rate() TickRate { return c.rate }
 
 // Now returns the counter's reading, in ticks at [Counter.Rate], taken after
-// every earlier instruction, loads included, has finished: on amd64
-// LFENCE; RDTSC, on arm64 ISB; MRS CNTVCT_EL0. So a reading is never earlier
-// than one this goroutine loaded from another before calling Now: a
-// reading handed over through a channel, a mutex or an atomic may be
+// every earlier instruction, loads included, has finished: on amd64 RDTSCP
+// where the CPU has it (as Linux's own ordered read prefers; the cheaper of
+// the two on an Intel guest, by 2 to 4%) and LFENCE; RDTSC where it has not
+// or before [New] has run, on arm64 ISB; MRS CNTVCT_EL0. So a reading is
+// never earlier than one this goroutine loaded from another before calling
+// Now: a reading handed over through a channel, a mutex or an atomic may be
 // subtracted from it. Later instructions may start before the read, so the
 // code a span opens with Now may begin a few nanoseconds (the read's own
 // latency) before the reading: time code of tens of nanoseconds with
-// [Counter.Begin] and [Counter.End]. Measured on a 2-vCPU AMD guest: of 10 M
-// readings handed between goroutines on two CPUs, none was behind, the
-// closest 70 ns ahead (a handoff's own time); Now cost 18 ns there, against
-// 11 ns for [Counter.NowUnordered].
+// [Counter.Begin] and [Counter.End]. Of 10 M readings handed between
+// goroutines pinned to the two CPUs of a 2-vCPU guest, none was behind, the
+// closest 46 ns ahead (a handoff's own time) with RDTSCP on an Intel guest,
+// 70 ns with LFENCE; RDTSC on an AMD one. Now costs about twice
+// [Counter.NowUnordered]; the README has the figures.
 func (c Counter) Now() Tickstamp { return Tickstamp(stampNow(c.mono)) }
 
 // NowUnordered returns the counter's reading, in ticks at [Counter.Rate],
@@ -117,8 +120,8 @@ func (c Counter) NowUnordered() Tickstamp { return Tickstamp(stampUnordered(c.mo
 // as long as the code itself. Each costs a fence more than Now, and they stop
 // the timed code from overlapping with its neighbours, so it runs a little
 // slower than it does unmarked. Across goroutines Begin and End are ordered
-// as Now is: none of 10 M readings of each handed between two CPUs of a
-// 2-vCPU AMD guest was behind.
+// as Now is: none of 10 M readings of each handed between the two CPUs of a
+// 2-vCPU Intel or AMD guest was behind.
 func (c Counter) Begin() Tickstamp { return Tickstamp(stampBegin(c.mono)) }
 
 // End returns the counter's reading, in ticks at [Counter.Rate], taken after
@@ -142,8 +145,9 @@ func (c Counter) End() Tickstamp { return Tickstamp(stampEnd(c.mono)) }
 // the CPU number. On amd64 CPUs without RDTSCP, before [New] has run, on
 // other systems (which put their own data in TSC_AUX), on arm64 and on
 // every other platform, and for [Monotonic], the CPU is -1 and the reading
-// is that of Now. Like Now, none of 10 M of its readings handed between two
-// CPUs of a 2-vCPU AMD guest (without RDTSCP) was behind.
+// is ordered as Now's is (on amd64 LFENCE; RDTSC). Like Now, none of 10 M of
+// its readings handed between the two CPUs of a 2-vCPU guest was behind,
+// with RDTSCP on an Intel guest and with LFENCE; RDTSC on an AMD one.
 //
 // A thread may move to another CPU between two reads; callers that must not
 // mix CPUs compare the CPUs of a span's two readings and drop the span where

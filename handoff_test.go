@@ -233,6 +233,7 @@ func TestHandoffOrderedReads(t *testing.T) {
 		read func() counter.Tickstamp
 	}{
 		{"Now", c.Now},
+		{"NowFenced", counter.NowFenced}, // Now's read on a CPU without RDTSCP
 		{"Begin", c.Begin},
 		{"End", c.End},
 		{"NowCPU", func() counter.Tickstamp { ts, _ := c.NowCPU(); return ts }},

@@ -2,6 +2,8 @@
 
 package counter
 
+import "sync/atomic"
+
 // backend names the implementation of the reads that this build runs.
 const backend = "rdtsc"
 
@@ -16,11 +18,18 @@ const backend = "rdtsc"
 // instead of reading the counter.
 
 // stampNow returns the time-stamp counter read after every earlier
-// instruction, loads included, has finished: LFENCE; RDTSC. Later
-// instructions may start before it reads. On AMD, LFENCE waits like this
-// (is dispatch serializing) on Zen 2 and later, and on earlier families
-// where the OS set the MSR bit that makes it so, as Linux does.
+// instruction, loads included, has finished: RDTSCP where hasRDTSCP is set
+// (as Linux's rdtsc_ordered prefers, and 2% quicker than LFENCE; RDTSC on a
+// 2-vCPU Intel KVM guest), else it jumps to stampFenced. Later instructions
+// may start before it reads.
 func stampNow(mono bool) uint64
+
+// stampFenced is stampNow's read where the CPU has no RDTSCP (or before
+// [New] has run): LFENCE; RDTSC, after a stampNow that has found mono unset,
+// which it does not read again. On AMD, LFENCE waits like this (is dispatch
+// serializing) on Zen 2 and later, and on earlier families where the OS set
+// the MSR bit that makes it so, as Linux does.
+func stampFenced(mono bool) uint64
 
 // stampUnordered returns the time-stamp counter, unordered: RDTSC.
 func stampUnordered(mono bool) uint64
@@ -38,7 +47,16 @@ func stampEnd(mono bool) uint64
 
 // stampCPU returns, where cpuInAux is set, the time-stamp counter and the
 // low 12 bits of TSC_AUX, read together by RDTSCP, which waits for every
-// earlier instruction, loads included, to finish; where it is not, the read
-// of stampNow (LFENCE; RDTSC) and -1. It reads the flag itself, so that
+// earlier instruction, loads included, to finish; where it is not, LFENCE;
+// RDTSC, the read of stampFenced, and -1. It reads the flag itself, so that
 // NowCPU stays one inlined call.
 func stampCPU(mono bool) (ticks Tickstamp, cpu int)
+
+// nowSequence names the instructions of [Counter.Now] on this CPU.
+func nowSequence() string {
+	detectFeatures()
+	if atomic.LoadUint32(&hasRDTSCP) == 1 {
+		return "RDTSCP"
+	}
+	return "LFENCE; RDTSC"
+}

@@ -7,20 +7,33 @@
 // function of the same frame, which reads nanotime and returns to the
 // caller, and never executes RDTSC, which may fault or trap where the
 // fallback is in use. The counter's path pays one predictable compare and
-// branch: about 1% of Now's time here (17.9 against 17.7 ns without it).
+// branch: about 1% of Now's time (17.9 against 17.7 ns without it, on an
+// AMD guest).
 
 // func stampNow(mono bool) uint64
 TEXT ·stampNow(SB), NOSPLIT|NOFRAME, $0-16
 	CMPB mono+0(FP), $0
 	JNE  monotonic
+	CMPL ·hasRDTSCP(SB), $0
+	JEQ  fenced
+	RDTSCP // waits by itself for every earlier instruction, loads included; CX gets TSC_AUX, unused
+	SHLQ   $32, DX
+	ORQ    DX, AX
+	MOVQ   AX, ret+8(FP)
+	RET
+fenced:
+	JMP ·stampFenced(SB)
+monotonic:
+	JMP ·monoStamp(SB)
+
+// func stampFenced(mono bool) uint64
+TEXT ·stampFenced(SB), NOSPLIT|NOFRAME, $0-16
 	LFENCE // wait for every earlier instruction, loads included, so the read cannot precede them
 	RDTSC
 	SHLQ $32, DX
 	ORQ  DX, AX
 	MOVQ AX, ret+8(FP)
 	RET
-monotonic:
-	JMP ·monoStamp(SB)
 
 // func stampUnordered(mono bool) uint64
 TEXT ·stampUnordered(SB), NOSPLIT|NOFRAME, $0-16

@@ -4,10 +4,11 @@
 // it, unrolled [Reads] times inside one assembly function, so that its
 // time divided by [Reads] is what one read costs with no call around it.
 // [Unrolled] is the bare read of Counter.NowUnordered, [UnrolledOrdered]
-// the ordered read of Counter.Now. [Called] and [CalledOrdered] call a copy
-// of each read's stub instead, from assembly, so that what a call costs can
-// be set apart from what Go code around it costs. It is internal so that no
-// user of the counter package links it.
+// the ordered read of Counter.Now where the CPU has no RDTSCP, and
+// [UnrolledRDTSCP] its read where it has. [Called], [CalledOrdered] and
+// [CalledRDTSCP] call a copy of each read's stub instead, from assembly, so
+// that what a call costs can be set apart from what Go code around it
+// costs. It is internal so that no user of the counter package links it.
 package floor
 
 // Reads is how many times each function of the package executes its
@@ -48,3 +49,15 @@ func Called() uint64 { return called() }
 // CalledOrdered is [Called] for the stub of Counter.Now, the ordered read:
 // its time above [UnrolledOrdered]'s is what the call itself costs.
 func CalledOrdered() uint64 { return calledOrdered() }
+
+// UnrolledRDTSCP executes RDTSCP and the join of its halves [Reads] times,
+// adding up the readings, and returns the last reading: the floor of
+// Counter.Now on a CPU that has RDTSCP, where Now reads with it. Call it only
+// on such a CPU. On arm64, and where [Available] is false, it reads nothing
+// and returns 0.
+func UnrolledRDTSCP() uint64 { return unrolledRDTSCP() }
+
+// CalledRDTSCP is [Called] for Counter.Now's stub on a CPU that has RDTSCP:
+// its time above [UnrolledRDTSCP]'s is what the call itself costs. Call it
+// only on such a CPU.
+func CalledRDTSCP() uint64 { return calledRDTSCP() }

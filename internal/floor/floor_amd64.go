@@ -32,3 +32,22 @@ func stubUnordered(mono bool) uint64
 
 //lint:ignore U1000 calledOrdered calls it from assembly, which staticcheck does not see
 func stubOrdered(mono bool) uint64
+
+// unrolledRDTSCP is RDTSCP, its halves joined and added up, a hundred times,
+// in floor_amd64.s.
+func unrolledRDTSCP() uint64
+
+// calledRDTSCP calls stubRDTSCP, a copy of the counter package's stampNow
+// on a CPU with RDTSCP, a hundred times from assembly, in floor_amd64.s.
+func calledRDTSCP() uint64
+
+//lint:ignore U1000 calledRDTSCP calls it from assembly, which staticcheck does not see
+func stubRDTSCP(mono bool) uint64
+
+// hasRDTSCP stands in for the counter package's flag of that name, which
+// stampNow tests before it executes RDTSCP, so that stubRDTSCP runs the same
+// instructions. It is always 1: UnrolledRDTSCP and CalledRDTSCP are only for
+// CPUs that have RDTSCP.
+//
+//lint:ignore U1000 stubRDTSCP reads it from assembly, which staticcheck does not see
+var hasRDTSCP uint32 = 1

@@ -1766,3 +1766,833 @@ TEXT ·stubOrdered(SB), NOSPLIT|NOFRAME, $0-16
 monotonic: // never taken: the callers above pass false
 	MOVQ $0, ret+8(FP)
 	RET
+
+// The RDTSCP floors: the ordered read of Counter.Now on a CPU that has
+// RDTSCP, unrolled as above and called as above. CX gets TSC_AUX, unused.
+
+// func unrolledRDTSCP() uint64
+TEXT ·unrolledRDTSCP(SB), NOSPLIT|NOFRAME, $0-8
+	XORQ BX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	ADDQ AX, BX
+	MOVQ AX, ret+0(FP)
+	RET
+
+// func calledRDTSCP() uint64
+TEXT ·calledRDTSCP(SB), NOSPLIT, $16-8
+	XORQ BX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVB $0, 0(SP) // mono, false: read the counter
+	CALL ·stubRDTSCP(SB)
+	MOVQ 8(SP), AX
+	ADDQ AX, BX
+	MOVQ AX, ret+0(FP)
+	RET
+
+// func stubRDTSCP(mono bool) uint64
+TEXT ·stubRDTSCP(SB), NOSPLIT|NOFRAME, $0-16
+	CMPB mono+0(FP), $0
+	JNE  monotonic
+	CMPL ·hasRDTSCP(SB), $0
+	JEQ  monotonic
+	RDTSCP
+	SHLQ $32, DX
+	ORQ  DX, AX
+	MOVQ AX, ret+8(FP)
+	RET
+monotonic: // never taken: the callers above pass false, and run only where hasRDTSCP is set
+	MOVQ $0, ret+8(FP)
+	RET

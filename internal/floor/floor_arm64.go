@@ -31,3 +31,8 @@ func stubUnordered(mono bool) uint64
 
 //lint:ignore U1000 calledOrdered calls it from assembly, which staticcheck does not see
 func stubOrdered(mono bool) uint64
+
+// There is no RDTSCP on arm64: these read nothing.
+func unrolledRDTSCP() uint64 { return 0 }
+
+func calledRDTSCP() uint64 { return 0 }

@@ -15,3 +15,7 @@ func unrolledOrdered() uint64 { return 0 }
 func called() uint64 { return 0 }
 
 func calledOrdered() uint64 { return 0 }
+
+func unrolledRDTSCP() uint64 { return 0 }
+
+func calledRDTSCP() uint64 { return 0 }

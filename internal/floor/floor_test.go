@@ -1,7 +1,10 @@
 package floor_test
 
 import (
+	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tickstamp/counter/internal/floor"
@@ -18,8 +21,41 @@ var unrolled = []struct {
 	{"CalledOrdered", floor.CalledOrdered},
 }
 
+// withRDTSCP adds the RDTSCP floors to unrolled where the CPU has RDTSCP.
+func withRDTSCP(t *testing.T) []struct {
+	name string
+	f    func() uint64
+} {
+	all := unrolled
+	if hasRDTSCP(t) {
+		all = append(all[:len(all):len(all)], []struct {
+			name string
+			f    func() uint64
+		}{{"UnrolledRDTSCP", floor.UnrolledRDTSCP}, {"CalledRDTSCP", floor.CalledRDTSCP}}...)
+	}
+	return all
+}
+
+// hasRDTSCP reports whether /proc/cpuinfo lists rdtscp, skipping the test
+// where there is no /proc/cpuinfo to ask on amd64.
+func hasRDTSCP(t *testing.T) bool {
+	if runtime.GOARCH != "amd64" || !floor.Available {
+		return false
+	}
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		t.Skipf("cannot tell whether the CPU has RDTSCP: %v", err)
+	}
+	for line := range strings.Lines(string(info)) {
+		if name, flags, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "flags" {
+			return slices.Contains(strings.Fields(flags), "rdtscp")
+		}
+	}
+	return false
+}
+
 func TestUnrolledCountsUp(t *testing.T) {
-	for _, u := range unrolled {
+	for _, u := range withRDTSCP(t) {
 		t.Run(u.name, func(t *testing.T) {
 			if !floor.Available {
 				if got := u.f(); got != 0 {
