@@ -20,7 +20,7 @@ func Example() {
 		c = counter.Monotonic() // the runtime's monotonic clock, same type
 	}
 
-	start := c.Now() // the hot path: one ordered read (LFENCE;RDTSC), no system call
+	start := c.Now() // the hot path: one ordered counter read, no system call
 	handle(msg)
 	span := c.Now().Sub(start) // a Tickdelta: store it, send it
 
