@@ -83,7 +83,7 @@ func (c Counter) Rate() TickRate { return c.rate }
 // Now returns the counter's reading, in ticks at [Counter.Rate], taken after
 // every earlier instruction, loads included, has finished: on amd64 RDTSCP
 // where the CPU has it (as Linux's own ordered read prefers; the cheaper of
-// the two on an Intel guest, by 2 to 4%) and LFENCE; RDTSC where it has not
+// the two on an Intel guest, by about 2%) and LFENCE; RDTSC where it has not
 // or before [New] has run, on arm64 ISB; MRS CNTVCT_EL0. So a reading is
 // never earlier than one this goroutine loaded from another before calling
 // Now: a reading handed over through a channel, a mutex or an atomic may be

@@ -30,8 +30,8 @@ type TickRate struct {
 // what makes == on TickRate mean equal rates. A TickRate holds a pointer,
 // not the table, because Go keeps a struct of at most four words in
 // registers: a TickRate holding its table (88 bytes now, 56 then) by value
-// had it copied to the stack on every conversion, even inlined, which made one cost about a
-// quarter more (1.5 ns against 1.2 ns on an AMD EPYC VM).
+// had it copied to the stack on every conversion, even inlined, which made
+// one cost about a quarter more (1.5 ns against 1.2 ns on an AMD EPYC VM).
 type rateTable struct {
 	hz      uint64
 	toNanos scale // ticks to nanoseconds: 10⁹/hz
