@@ -1,0 +1,45 @@
+package counter_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tickstamp/counter"
+)
+
+// spans are 4096 spans spread evenly in the logarithm over 30 to 10⁶ ticks,
+// the spread of the side-by-side benchmarks in examples/export.
+var spans = func() (s [4096]counter.Tickdelta) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range s {
+		s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
+	}
+	return s
+}()
+
+func BenchmarkRecorderRecord(b *testing.B) {
+	r := counter.NewHistogram().Recorder()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Record(spans[i&4095])
+	}
+}
+
+func BenchmarkHistogramRecord(b *testing.B) {
+	h := counter.NewHistogram()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		h.Record(spans[i&4095])
+	}
+}
+
+func BenchmarkHistogramRecordParallel(b *testing.B) {
+	h := counter.NewHistogram()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for i := 0; pb.Next(); i++ {
+			h.Record(spans[i&4095])
+		}
+	})
+}

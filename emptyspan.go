@@ -1,0 +1,38 @@
+package counter
+
+// A Pair is the two reads that open and close a span, for [Counter.Floor].
+type Pair uint8
+
+const (
+	// NowNow is a span opened and closed by [Counter.Now].
+	NowNow Pair = iota
+	// BeginEnd is a span opened by [Counter.Begin] and closed by
+	// [Counter.End].
+	BeginEnd
+)
+
+// FloorSpans is how many empty spans [Counter.Floor] measures.
+const FloorSpans = 10000
+
+// Floor fills dst with the distribution of FloorSpans empty spans of the
+// pair p, read back to back on the calling goroutine: what a span of that
+// pair reads with no code between its reads. Every span holds the reads'
+// own cost, at least one step of the counter, so a span's time in the code
+// alone is the span less this floor: [Snapshot.QuantileLess] takes the
+// floor's median. A value of p other than the two named measures NowNow.
+// Floor takes as long as FloorSpans pairs of reads, and allocates only to
+// give a zero dst its buckets.
+func (c Counter) Floor(p Pair, dst *Snapshot) {
+	dst.Reset()
+	if p == BeginEnd {
+		for range FloorSpans {
+			t0 := c.Begin()
+			dst.record(c.End().Sub(t0))
+		}
+		return
+	}
+	for range FloorSpans {
+		t0 := c.Now()
+		dst.record(c.Now().Sub(t0))
+	}
+}

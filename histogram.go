@@ -1,0 +1,218 @@
+package counter
+
+import (
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// A Histogram collects spans as a distribution, in ticks, on the hot path,
+// so that a reporter can read their median, 99th percentile and maximum
+// later with [Histogram.Interval] and convert those to time there. It keeps
+// every span from 0 to [MaxTickdelta] with a relative error of at most
+// [QuantileError], counts, sums and bounds them exactly, and counts negative
+// spans apart.
+//
+// Spans reach a Histogram in two ways:
+//
+//   - [Histogram.Record] may be called from any number of goroutines at
+//     once. It takes one of a few locks, chosen by the calling goroutine's
+//     stack, so two goroutines seldom meet; it costs two atomic
+//     instructions.
+//   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
+//     at a time: its Record is plain loads and stores, with no atomic
+//     instruction and no lock, for the loops where even two are too many.
+//
+// A Histogram's memory is a tally of about 29 KB for each Recorder and for
+// each of its locks that a goroutine has used (it has four per CPU, at least
+// eight), and as many again for tallies handed over and not yet collected,
+// or collected and kept for reuse. Its methods allocate only to make such a
+// tally; a Recorder's Record never does.
+type Histogram struct {
+	shards []shard
+	// shift turns a 64-bit hash into a shard's index: 64 less log₂ of
+	// the number of shards.
+	shift uint8
+
+	// interval is held by Interval throughout, so that intervals take turns.
+	interval sync.Mutex
+	// mu guards what follows. It is held briefly, and never together with a
+	// shard's lock by Interval.
+	mu sync.Mutex
+	// recorders are the attached Recorders.
+	recorders []*Recorder
+	// handed are the tallies Recorders handed over since the last
+	// Interval, and spare the empty tallies they may take in exchange.
+	handed, spare []*tally
+}
+
+// A shard is one of the Histogram's locked Recorders, which Interval
+// collects under the lock rather than asks; padded so that two shards never
+// share a cache line.
+type shard struct {
+	mu sync.Mutex
+	r  Recorder
+	_  [64]byte
+}
+
+// NewHistogram returns an empty Histogram at the package's one precision,
+// [QuantileError].
+func NewHistogram() *Histogram {
+	n, shift := 8, uint8(61)
+	for n < runtime.GOMAXPROCS(0)*4 && n < 1024 {
+		n, shift = n*2, shift-1
+	}
+	h := &Histogram{shards: make([]shard, n), shift: shift}
+	for i := range h.shards {
+		h.shards[i].r.h = h
+	}
+	return h
+}
+
+// Record counts the span d, from any goroutine; a negative d is counted
+// apart, as [Snapshot.Negative]. It never blocks for long: it tries each of
+// the Histogram's locks before it waits for one, and a lock is held only to
+// count one span or, by [Histogram.Interval], to collect one tally.
+func (h *Histogram) Record(d Tickdelta) {
+	s := h.lock()
+	if s.r.t == nil {
+		h.first(s)
+	}
+	s.r.Record(d)
+	s.mu.Unlock()
+}
+
+// RecordCPU counts a span as [Recorder.RecordCPU] does, from any goroutine.
+func (h *Histogram) RecordCPU(d Tickdelta, from, to int) {
+	s := h.lock()
+	if s.r.t == nil {
+		h.first(s)
+	}
+	s.r.RecordCPU(d, from, to)
+	s.mu.Unlock()
+}
+
+// lock locks a shard and returns it: the calling goroutine's own, chosen by
+// the address of its stack, or, where another goroutine holds that, the
+// first free one after it.
+func (h *Histogram) lock() *shard {
+	var here byte
+	// The stack's address tells goroutines apart well enough: their stacks
+	// are at least 2 KB apart, and Fibonacci hashing sends neighbouring
+	// stacks to distant shards. A goroutine whose stack moves merely picks
+	// another shard.
+	i := uint64(uintptr(unsafe.Pointer(&here))>>11) * 0x9e3779b97f4a7c15 >> h.shift
+	for range h.shards {
+		s := &h.shards[i]
+		if s.mu.TryLock() {
+			return s
+		}
+		i = (i + 1) & uint64(len(h.shards)-1)
+	}
+	s := &h.shards[i]
+	s.mu.Lock()
+	return s
+}
+
+// first gives a locked shard its tally, on its first use: a Histogram has
+// many shards so that goroutines seldom share one, and only those used take
+// memory.
+func (h *Histogram) first(s *shard) {
+	h.mu.Lock()
+	s.r.t = h.takeSpare()
+	h.mu.Unlock()
+}
+
+// takeSpare returns an empty tally. h.mu is held.
+func (h *Histogram) takeSpare() *tally {
+	if n := len(h.spare); n > 0 {
+		t := h.spare[n-1]
+		h.spare = h.spare[:n-1]
+		return t
+	}
+	t := new(tally)
+	t.reset()
+	return t
+}
+
+// handoverWait bounds how long Interval waits for Recorders to hand over.
+const handoverWait = time.Millisecond
+
+// Interval fills dst with the spans recorded since the previous Interval
+// (since NewHistogram for the first): every span of [Histogram.Record]
+// counted before Interval returns, and every span of each attached
+// [Recorder] up to the point it hands over. Each span is in exactly one
+// Interval's snapshot; none is lost and none is counted twice.
+//
+// A Recorder hands over what it holds when its goroutine next calls one of
+// its methods after Interval asks it to. Interval asks every Recorder, then
+// waits until each has handed over or until a millisecond has passed,
+// whichever is first: a Recorder that is recording hands over within that
+// time, and the spans of one that is idle, or whose goroutine is not
+// running, go to the first Interval after its next Record, [Recorder.Flush]
+// or [Recorder.Close]. A goroutine that stops recording for good calls
+// Close, so that nothing it recorded waits.
+//
+// Interval may be called from any goroutine, and calls to it take turns.
+// It does not allocate once dst and the Histogram's spare tallies exist.
+func (h *Histogram) Interval(dst *Snapshot) {
+	h.interval.Lock()
+	defer h.interval.Unlock()
+	dst.Reset()
+	h.mu.Lock()
+	for _, r := range h.recorders {
+		r.state.CompareAndSwap(recording, askedToHand)
+	}
+	h.mu.Unlock()
+	// The Recorders run on while this collects the locked shards.
+	for i := range h.shards {
+		s := &h.shards[i]
+		s.mu.Lock()
+		if t := s.r.t; t != nil && !t.empty() {
+			dst.addTally(t)
+			t.reset()
+		}
+		s.mu.Unlock()
+	}
+	h.waitForRecorders()
+	h.mu.Lock()
+	for _, t := range h.handed {
+		dst.addTally(t)
+		t.reset()
+	}
+	h.spare = append(h.spare, h.handed...)
+	clear(h.handed)
+	h.handed = h.handed[:0]
+	h.mu.Unlock()
+}
+
+// waitForRecorders waits until every Recorder has answered Interval's
+// request or handoverWait has passed.
+func (h *Histogram) waitForRecorders() {
+	var deadline time.Time
+	for spins := 0; h.anyAsked(); spins++ {
+		if spins == 0 {
+			deadline = time.Now().Add(handoverWait)
+		} else if time.Now().After(deadline) {
+			return
+		}
+		if spins < 16 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+}
+
+// anyAsked reports whether a Recorder has yet to answer Interval's request.
+func (h *Histogram) anyAsked() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.recorders {
+		if r.state.Load() == askedToHand {
+			return true
+		}
+	}
+	return false
+}
