@@ -1,0 +1,330 @@
+package counter_test
+
+import (
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tickstamp/counter"
+)
+
+// TestIntervalLosesNothing has four goroutines record while another takes
+// an Interval every millisecond: two through Recorders of their own, two
+// through Histogram.Record. Over all the snapshots, every span is counted
+// exactly once: the counts, the sums and the negatives add up exactly.
+// COUNTER_NOLOSS_SPANS sets the spans each writer records (CI runs 25 M).
+func TestIntervalLosesNothing(t *testing.T) {
+	perWriter := 1_000_000
+	if raceEnabled {
+		perWriter = 100_000
+	}
+	if v := os.Getenv("COUNTER_NOLOSS_SPANS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1000 {
+			t.Fatalf("COUNTER_NOLOSS_SPANS=%q: want a count of at least 1000", v)
+		}
+		perWriter = n
+	}
+	h := counter.NewHistogram()
+	var (
+		writers sync.WaitGroup
+		done    atomic.Bool
+		total   counter.Snapshot
+		snaps   int
+	)
+	reporter := make(chan struct{})
+	go func() {
+		defer close(reporter)
+		var s counter.Snapshot
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for !done.Load() {
+			<-tick.C
+			h.Interval(&s)
+			total.Merge(&s)
+			snaps++
+		}
+	}()
+	// span returns writer w's i-th span: every 1,000th is negative.
+	span := func(w, i int) counter.Tickdelta {
+		if i%1000 == 999 {
+			return -1
+		}
+		return counter.Tickdelta((i*7919 + w) % 1_000_000)
+	}
+	for w := range 4 {
+		writers.Add(1)
+		go func() {
+			defer writers.Done()
+			if w%2 == 0 {
+				r := h.Recorder()
+				defer r.Close()
+				for i := range perWriter {
+					r.Record(span(w, i))
+				}
+				return
+			}
+			for i := range perWriter {
+				h.Record(span(w, i))
+			}
+		}()
+	}
+	writers.Wait()
+	done.Store(true)
+	<-reporter
+	var last counter.Snapshot
+	h.Interval(&last)
+	total.Merge(&last)
+
+	var wantCount, wantNeg, wantSum uint64
+	wantMin, wantMax := counter.MaxTickdelta, counter.Tickdelta(0)
+	for w := range 4 {
+		for i := range perWriter {
+			if d := span(w, i); d < 0 {
+				wantNeg++
+			} else {
+				wantCount++
+				wantSum += uint64(d)
+				wantMin, wantMax = min(wantMin, d), max(wantMax, d)
+			}
+		}
+	}
+	t.Logf("%d spans over %d snapshots and a last one", total.Count()+total.Negative(), snaps)
+	if total.Count() != wantCount || total.Negative() != wantNeg {
+		t.Fatalf("the snapshots counted %d spans and %d negative; want %d and %d", total.Count(), total.Negative(), wantCount, wantNeg)
+	}
+	if total.Sum() != counter.Tickdelta(wantSum) {
+		t.Fatalf("the snapshots' sums add to %d; want %d", total.Sum(), wantSum)
+	}
+	if total.Min() != wantMin || total.Max() != wantMax {
+		t.Fatalf("min %d, max %d; want %d and %d", total.Min(), total.Max(), wantMin, wantMax)
+	}
+	if snaps < 2 {
+		t.Fatalf("%d snapshots were taken while the writers ran; want several", snaps)
+	}
+}
+
+// TestIdleRecorderHandsOverLater checks the promise of Interval's doc for a
+// Recorder whose goroutine is not recording: its spans are not lost, and
+// they reach the Interval after its next Record, Flush or Close.
+func TestIdleRecorderHandsOverLater(t *testing.T) {
+	h := counter.NewHistogram()
+	r := h.Recorder()
+	var s counter.Snapshot
+	r.Record(10)
+	start := time.Now()
+	h.Interval(&s) // r's goroutine is this one, busy here: r cannot answer
+	if waited := time.Since(start); waited > time.Second {
+		t.Fatalf("Interval waited %v for an idle Recorder; want about a millisecond", waited)
+	}
+	if s.Count() != 0 {
+		t.Fatalf("Interval took %d spans from a Recorder that did not hand over", s.Count())
+	}
+	r.Record(20) // answers the request: hands over 10, then counts 20
+	h.Interval(&s)
+	if s.Count() != 1 || s.Max() != 10 {
+		t.Fatalf("after the next Record: count %d, max %d; want the span of 10", s.Count(), s.Max())
+	}
+	r.Flush()
+	h.Interval(&s)
+	if s.Count() != 1 || s.Max() != 20 {
+		t.Fatalf("after Flush: count %d, max %d; want the span of 20", s.Count(), s.Max())
+	}
+	r.Record(30)
+	r.Close()
+	h.Interval(&s)
+	if s.Count() != 1 || s.Max() != 30 {
+		t.Fatalf("after Close: count %d, max %d; want the span of 30", s.Count(), s.Max())
+	}
+}
+
+// TestIntervalTakesWhatARecordingRecorderHolds checks that a Recorder whose
+// goroutine keeps recording hands over within Interval's wait, so that the
+// snapshot holds its spans up to the request.
+func TestIntervalTakesWhatARecordingRecorderHolds(t *testing.T) {
+	h := counter.NewHistogram()
+	var recorded atomic.Int64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := h.Recorder()
+		defer r.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			r.Record(1)
+			recorded.Add(1)
+		}
+	}()
+	for recorded.Load() < 1000 {
+		time.Sleep(time.Millisecond)
+	}
+	// On a loaded machine the writer may not run within one Interval's
+	// wait; it does within a few.
+	var s counter.Snapshot
+	for range 200 {
+		before := recorded.Load()
+		h.Interval(&s)
+		if s.Count() >= uint64(before) {
+			break
+		}
+	}
+	close(stop)
+	<-done
+	if s.Count() == 0 {
+		t.Fatal("no Interval of 200 took the spans of a Recorder that kept recording")
+	}
+}
+
+// TestRecordCPU checks that spans whose CPUs differ are counted apart, and
+// spans of an unknown CPU are counted and marked, through both paths.
+func TestRecordCPU(t *testing.T) {
+	h := counter.NewHistogram()
+	r := h.Recorder()
+	r.RecordCPU(100, 0, 0)
+	r.RecordCPU(200, 0, 1)
+	r.RecordCPU(-50, 1, 0) // migrated, whatever its sign
+	r.RecordCPU(300, -1, -1)
+	r.RecordCPU(-5, -1, -1) // negative, not unknown
+	r.RecordCPU(400, 3, 3)
+	h.RecordCPU(500, 2, 2)
+	h.RecordCPU(600, 1, 2)
+	h.RecordCPU(700, -1, -1)
+	r.Close()
+	var s counter.Snapshot
+	h.Interval(&s)
+	if s.Count() != 5 || s.Migrated() != 3 || s.UnknownCPU() != 2 || s.Negative() != 1 {
+		t.Fatalf("count %d, migrated %d, unknown %d, negative %d; want 5, 3, 2, 1", s.Count(), s.Migrated(), s.UnknownCPU(), s.Negative())
+	}
+	if s.Min() != 100 || s.Max() != 700 || s.Sum() != 100+300+400+500+700 {
+		t.Fatalf("min %d, max %d, sum %d; want 100, 700, 2000", s.Min(), s.Max(), s.Sum())
+	}
+}
+
+// TestNowCPUSpansRecord records real NowCPU spans from goroutines that the
+// scheduler moves between CPUs: every span is counted once, as kept,
+// migrated or negative, and where the CPU is unknown all kept spans say so.
+func TestNowCPUSpansRecord(t *testing.T) {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
+	h := counter.NewHistogram()
+	const perWriter = 20000
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := h.Recorder()
+			defer r.Close()
+			for i := range perWriter {
+				t0, from := c.NowCPU()
+				if i%100 == 0 {
+					time.Sleep(10 * time.Microsecond) // a chance to move
+				}
+				t1, to := c.NowCPU()
+				r.RecordCPU(t1.Sub(t0), from, to)
+			}
+		}()
+	}
+	wg.Wait()
+	var s counter.Snapshot
+	h.Interval(&s)
+	if got := s.Count() + s.Migrated() + s.Negative(); got != 4*perWriter {
+		t.Fatalf("%d spans counted; want %d", got, 4*perWriter)
+	}
+	if _, cpu := c.NowCPU(); cpu < 0 && s.UnknownCPU() != s.Count() {
+		t.Fatalf("NowCPU does not know the CPU here, yet only %d of %d spans say so", s.UnknownCPU(), s.Count())
+	}
+	t.Logf("%d kept, %d migrated, %d negative, %d of unknown CPU", s.Count(), s.Migrated(), s.Negative(), s.UnknownCPU())
+}
+
+// TestFloor checks the empty spans Counter.Floor measures: FloorSpans of
+// them, never negative on one goroutine's ordered reads, in order.
+func TestFloor(t *testing.T) {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
+	for _, p := range []counter.Pair{counter.NowNow, counter.BeginEnd, 7} {
+		var s counter.Snapshot
+		c.Floor(p, &s)
+		if s.Count()+s.Negative() != counter.FloorSpans {
+			t.Fatalf("pair %d: %d spans; want %d", p, s.Count()+s.Negative(), counter.FloorSpans)
+		}
+		if s.Negative() != 0 {
+			t.Fatalf("pair %d: %d negative empty spans of ordered reads on one goroutine", p, s.Negative())
+		}
+		p50, p99 := s.Quantile(0.5), s.Quantile(0.99)
+		if !(s.Min() <= p50 && p50 <= p99 && p99 <= s.Max()) {
+			t.Fatalf("pair %d: min %d, p50 %d, p99 %d, max %d out of order", p, s.Min(), p50, p99, s.Max())
+		}
+		if got := s.QuantileLess(0.5, p50); got != 0 {
+			t.Fatalf("pair %d: the median less itself is %d; want 0", p, got)
+		}
+		if got := s.QuantileLess(0.99, p50); got != p99-p50 {
+			t.Fatalf("pair %d: QuantileLess(0.99, p50) = %d; want %d", p, got, p99-p50)
+		}
+		t.Logf("pair %d: min %d, p50 %d, p99 %d, max %d ticks", p, s.Min(), p50, p99, s.Max())
+	}
+}
+
+func TestQuantileLess(t *testing.T) {
+	var s counter.Snapshot
+	h := counter.NewHistogram()
+	h.Record(100)
+	h.Interval(&s)
+	for _, tc := range []struct {
+		floor, want counter.Tickdelta
+	}{
+		{0, 100}, {30, 70}, {100, 0}, {150, 0}, {-20, 100}, {counter.MaxTickdelta, 0}, {counter.MinTickdelta, 100},
+	} {
+		if got := s.QuantileLess(0.5, tc.floor); got != tc.want {
+			t.Errorf("QuantileLess(0.5, %d) = %d; want %d", tc.floor, got, tc.want)
+		}
+	}
+}
+
+// TestHistogramDoesNotAllocate checks the promise that recording, taking an
+// Interval into a reused Snapshot and reading it allocate nothing once the
+// Recorders and the Snapshot exist.
+func TestHistogramDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	h := counter.NewHistogram()
+	r := h.Recorder()
+	var s counter.Snapshot
+	h.Record(1)
+	r.Record(1)
+	r.Flush()
+	h.Interval(&s)
+	d := counter.Tickdelta(0)
+	if n := testing.AllocsPerRun(1000, func() {
+		d += 12345
+		r.Record(d)
+		h.Record(d)
+		r.RecordCPU(d, 0, 1)
+		h.RecordCPU(d, -1, -1)
+	}); n != 0 {
+		t.Errorf("recording allocates %v times a call; want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		r.Record(d)
+		r.Flush()
+		h.Interval(&s)
+		_ = s.Quantile(0.99) + s.Mean() + s.Max()
+		for range s.Buckets() {
+		}
+	}); n != 0 {
+		t.Errorf("Interval into a reused Snapshot allocates %v times; want 0", n)
+	}
+}

@@ -1,0 +1,308 @@
+package counter
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// Internal tests of the histogram: the bucket arithmetic, the exact rank,
+// and the hand-over paths a test cannot reach in reasonable time from
+// outside (a bucket with 2³² spans, a sum past 2⁶⁴).
+
+func TestBucketsTileTheRange(t *testing.T) {
+	var next uint64
+	for i := range numBuckets {
+		lo, width := bucketBounds(i)
+		if lo != next {
+			t.Fatalf("bucket %d starts at %d; want %d, where bucket %d ended", i, lo, next, i-1)
+		}
+		if width > 1 && lo < subBuckets*width {
+			t.Fatalf("bucket %d: [%d, +%d) is wider than 1/%d of its start", i, lo, width, subBuckets)
+		}
+		for _, v := range []uint64{lo, lo + width/2, lo + width - 1} {
+			if got := bucketOf(v); got != uint64(i) {
+				t.Fatalf("bucketOf(%d) = %d; want %d, the bucket [%d, +%d)", v, got, i, lo, width)
+			}
+		}
+		next = lo + width
+	}
+	if next != 1<<63 {
+		t.Fatalf("the last bucket ends at %d; want 2⁶³", next)
+	}
+	for _, v := range []uint64{1 << 63, 1<<63 + 1, math.MaxUint64} {
+		if got := bucketOf(v); got < numBuckets {
+			t.Fatalf("bucketOf(%d), a negative span, = %d; want ≥ %d", v, got, numBuckets)
+		}
+	}
+}
+
+func TestRankIsExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		q := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0, 0.5, 0.99, 0.999, 1, 1e-300, math.SmallestNonzeroFloat64, math.Nextafter(1, 0), math.NaN(), -1, 2, math.Inf(1)})).Draw(t, "q")
+		n := rapid.OneOf(rapid.Uint64Range(1, 1000), rapid.Uint64Range(1, math.MaxUint64), rapid.SampledFrom([]uint64{1, 2, 3, 100, 1 << 53, 1<<53 + 1, math.MaxUint64})).Draw(t, "n")
+		if got, want := rank(q, n), exactRank(q, n); got != want {
+			t.Fatalf("rank(%v, %d) = %d; want %d", q, n, got, want)
+		}
+	})
+}
+
+// exactRank is ⌈q·n⌉ within 1 to n, in big arithmetic.
+func exactRank(q float64, n uint64) uint64 {
+	if !(q > 0) {
+		return 1
+	}
+	if q >= 1 {
+		return n
+	}
+	p := new(big.Rat).SetFloat64(q)
+	p.Mul(p, new(big.Rat).SetInt(new(big.Int).SetUint64(n)))
+	r := new(big.Int).Quo(p.Num(), p.Denom())
+	if !p.IsInt() {
+		r.Add(r, big.NewInt(1))
+	}
+	return min(max(r.Uint64(), 1), n)
+}
+
+// TestFullBucketHandsOver fills a bucket of a Recorder's tally to 2³²−1 and
+// a shard's sum to near 2⁶⁴: the next spans go to a fresh tally, and the
+// snapshot still counts every span exactly once.
+func TestFullBucketHandsOver(t *testing.T) {
+	h := NewHistogram()
+	r := h.Recorder()
+	r.Record(7)
+	r.t.counts[bucketOf(7)] = math.MaxUint32
+	r.Record(7) // the bucket is full: hand over, then count
+	r.Record(7)
+	r.Flush()
+	var s Snapshot
+	h.Interval(&s)
+	if want := uint64(math.MaxUint32) + 2; s.Count() != want {
+		t.Fatalf("count %d; want %d", s.Count(), want)
+	}
+	if got := s.counts[bucketOf(7)]; got != uint64(math.MaxUint32)+2 {
+		t.Fatalf("bucket of 7 holds %d; want 2³²+1", got)
+	}
+
+	// A sum about to pass 2⁶⁴ hands over too; the Snapshot adds to 128 bits.
+	h.Record(1 << 62)
+	sh := h.shardWith(1 << 62)
+	sh.r.t.sum = math.MaxUint64 - 10
+	h.Record(1 << 62)
+	r.Record(5)
+	r.Close()
+	h.Interval(&s)
+	if s.Count() != 3 {
+		t.Fatalf("count %d; want 3", s.Count())
+	}
+	// (2⁶⁴ − 11) + 2⁶² + 5 = 2⁶⁴ + 2⁶² − 6.
+	if s.hi != 1 || s.lo != 1<<62-6 {
+		t.Fatalf("sum %d:%d; want the 128-bit sum of the spans, 1:2⁶²−6", s.hi, s.lo)
+	}
+	if s.Sum() != MaxTickdelta {
+		t.Fatalf("Sum() = %d; want MaxTickdelta for a sum past it", s.Sum())
+	}
+	// (2⁶⁴ + 2⁶² − 6) / 3 = 7686143364045646504⅔, rounded up.
+	if want := Tickdelta(7686143364045646505); s.Mean() != want {
+		t.Fatalf("Mean() = %d; want %d", s.Mean(), want)
+	}
+}
+
+// shardWith returns the shard whose tally has counted a span of d.
+func (h *Histogram) shardWith(d Tickdelta) *shard {
+	for i := range h.shards {
+		if t := h.shards[i].r.t; t != nil && t.counts[bucketOf(uint64(d))] != 0 {
+			return &h.shards[i]
+		}
+	}
+	panic("no shard counted the span")
+}
+
+// TestRecorderStates walks a Recorder through each state and checks the
+// Histogram's lists after each step: a tally is held, handed or spare, never
+// two of these, and a closed Recorder is no longer asked.
+func TestRecorderStates(t *testing.T) {
+	h := NewHistogram()
+	r := h.Recorder()
+	if len(h.recorders) != 1 || r.state.Load() != recording || r.t == nil {
+		t.Fatal("a new Recorder is not attached and recording")
+	}
+	r.Record(1)
+	r.Flush()
+	if len(h.handed) != 1 || r.t == nil || r.t.empty() == false {
+		t.Fatalf("after Flush: %d handed, tally %v; want 1 handed and an empty tally", len(h.handed), r.t)
+	}
+	r.Close()
+	if len(h.recorders) != 0 || r.t != nil || r.state.Load() != detached {
+		t.Fatal("a closed Recorder is still attached")
+	}
+	var s Snapshot
+	h.Interval(&s) // nobody to wait for
+	if s.Count() != 1 {
+		t.Fatalf("count %d; want 1", s.Count())
+	}
+	if len(h.handed) != 0 || len(h.spare) != 2 {
+		t.Fatalf("after Interval: %d handed, %d spare; want 0 and 2", len(h.handed), len(h.spare))
+	}
+	r.Record(2) // reattaches
+	if len(h.recorders) != 1 || r.state.Load() != recording {
+		t.Fatal("a Recorder used after Close did not reattach")
+	}
+	r.Close()
+	r.Close() // twice is fine
+	h.Interval(&s)
+	if s.Count() != 1 || s.Min() != 2 {
+		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
+	}
+}
+
+// TestSnapshotAgainstSortedSamples records random spans and checks every
+// figure of the snapshot against the sorted samples.
+func TestSnapshotAgainstSortedSamples(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		spans := rapid.SliceOfN(spanGen(), 0, 3000).Draw(t, "spans")
+		h := NewHistogram()
+		r := h.Recorder()
+		for i, d := range spans {
+			if i%3 == 0 {
+				h.Record(d)
+			} else {
+				r.Record(d)
+			}
+		}
+		r.Close()
+		var s Snapshot
+		h.Interval(&s)
+		checkSnapshot(t, &s, spans)
+		for _, q := range rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 10).Draw(t, "qs") {
+			checkQuantile(t, &s, spans, q)
+		}
+	})
+}
+
+// spanGen draws spans over the whole range, with the edges and the small
+// exact spans forced often, and a few negative ones.
+func spanGen() *rapid.Generator[Tickdelta] {
+	return rapid.Custom(func(t *rapid.T) Tickdelta {
+		return Tickdelta(rapid.OneOf(
+			rapid.Int64Range(0, 300),
+			rapid.Int64Range(0, 1e7),
+			rapid.Int64Range(0, math.MaxInt64),
+			rapid.SampledFrom([]int64{0, 255, 256, 257, 511, 512, 1e9, math.MaxInt64, math.MaxInt64 - 1, -1, math.MinInt64}),
+			rapid.Int64Range(math.MinInt64, -1),
+		).Draw(t, "span"))
+	})
+}
+
+// checkSnapshot checks count, sum, mean, bounds and the negatives of s
+// against the spans recorded into it.
+func checkSnapshot(t rapid.TB, s *Snapshot, spans []Tickdelta) {
+	t.Helper()
+	var kept []Tickdelta
+	var negative uint64
+	sum := new(big.Int)
+	for _, d := range spans {
+		if d < 0 {
+			negative++
+			continue
+		}
+		kept = append(kept, d)
+		sum.Add(sum, big.NewInt(int64(d)))
+	}
+	slices.Sort(kept)
+	if s.Count() != uint64(len(kept)) || s.Negative() != negative {
+		t.Fatalf("count %d, negative %d; want %d and %d", s.Count(), s.Negative(), len(kept), negative)
+	}
+	var bucketed uint64
+	for b := range s.Buckets() {
+		if b.Min > b.Max || b.Count == 0 {
+			t.Fatalf("bucket %+v is empty or upside down", b)
+		}
+		bucketed += b.Count
+	}
+	if bucketed != s.Count() {
+		t.Fatalf("the buckets hold %d spans; want the count, %d", bucketed, s.Count())
+	}
+	if len(kept) == 0 {
+		if s.Min() != 0 || s.Max() != 0 || s.Sum() != 0 || s.Mean() != 0 || s.Quantile(0.5) != 0 {
+			t.Fatal("an empty snapshot reports a span other than 0")
+		}
+		return
+	}
+	if s.Min() != kept[0] || s.Max() != kept[len(kept)-1] {
+		t.Fatalf("min %d, max %d; want %d and %d", s.Min(), s.Max(), kept[0], kept[len(kept)-1])
+	}
+	wantSum := MaxTickdelta
+	if sum.IsInt64() {
+		wantSum = Tickdelta(sum.Int64())
+	}
+	if s.Sum() != wantSum {
+		t.Fatalf("sum %d; want %d (exact %s)", s.Sum(), wantSum, sum)
+	}
+	// The mean, rounded to nearest with halves up: ⌊(2·sum + n) / 2n⌋.
+	n := big.NewInt(int64(len(kept)))
+	mean := new(big.Int).Lsh(sum, 1)
+	mean.Add(mean, n)
+	mean.Quo(mean, new(big.Int).Lsh(n, 1))
+	if s.Mean() != Tickdelta(mean.Int64()) {
+		t.Fatalf("mean %d; want %s", s.Mean(), mean)
+	}
+}
+
+// checkQuantile checks that s.Quantile(q) is within QuantileError of the
+// ⌈q·n⌉-th smallest of the non-negative spans, and exact below 256 ticks and
+// at both ends.
+func checkQuantile(t rapid.TB, s *Snapshot, spans []Tickdelta, q float64) {
+	t.Helper()
+	var kept []Tickdelta
+	for _, d := range spans {
+		if d >= 0 {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	slices.Sort(kept)
+	r := exactRank(q, uint64(len(kept)))
+	want := kept[r-1]
+	got := s.Quantile(q)
+	if want < 2*subBuckets || r == 1 || r == uint64(len(kept)) {
+		if got != want {
+			t.Fatalf("Quantile(%v) = %d; want exactly %d, the %d-th of %d", q, got, want, r, len(kept))
+		}
+		return
+	}
+	diff := new(big.Rat).SetFrac(new(big.Int).Abs(big.NewInt(int64(got-want))), big.NewInt(int64(want)))
+	if diff.Cmp(new(big.Rat).SetFloat64(QuantileError)) > 0 {
+		t.Fatalf("Quantile(%v) = %d, %s from %d (the %d-th of %d); want within %v", q, got, diff.FloatString(6), want, r, len(kept), QuantileError)
+	}
+}
+
+// TestMergeIsRecordingTogether checks that merging two snapshots gives the
+// snapshot of recording both sets of spans into one.
+func TestMergeIsRecordingTogether(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := rapid.SliceOfN(spanGen(), 0, 500).Draw(t, "a")
+		b := rapid.SliceOfN(spanGen(), 0, 500).Draw(t, "b")
+		var sa, sb Snapshot
+		sa.Reset() // record needs a Snapshot that has been Reset
+
+		sb.Reset()
+		for _, d := range a {
+			sa.record(d)
+		}
+		for _, d := range b {
+			sb.record(d)
+		}
+		var m Snapshot // the zero Snapshot merges too
+		m.Merge(&sa)
+		m.Merge(&sb)
+		all := append(slices.Clone(a), b...)
+		checkSnapshot(t, &m, all)
+		checkQuantile(t, &m, all, rapid.Float64Range(0, 1).Draw(t, "q"))
+	})
+}
