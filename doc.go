@@ -26,6 +26,14 @@
 //     with a typed error whose doc says what to read instead:
 //     [ErrNotInvariant], [ErrDisabled], [ErrCoresDisagree], [ErrNoRate],
 //     [ErrMeasure] and [*RateError].
+//   - Distributions. A [Histogram] keeps spans as ticks on the hot path:
+//     a [Recorder] for each goroutine that records, or
+//     [Histogram.Record] from any goroutine. A reporter takes what was
+//     recorded since the last time with [Histogram.Interval] and reads
+//     the [Snapshot]'s median, 99th percentile and maximum, converting them
+//     to time there. [Counter.Floor] measures the empty span of a pair of
+//     reads, to take off each span; for code shorter than the counter's
+//     step, read [Snapshot.Mean], not a quantile.
 //   - After start-up. A [Watch] keeps checking the counter against the raw
 //     monotonic clock and the kernel's clocksource, reports what it finds as
 //     an [Event], and refines the rate; an [Anchor] turns stored readings
