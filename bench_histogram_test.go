@@ -3,6 +3,8 @@ package counter_test
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tickstamp/counter"
@@ -42,4 +44,41 @@ func BenchmarkHistogramRecordParallel(b *testing.B) {
 			h.Record(spans[i&4095])
 		}
 	})
+}
+
+// BenchmarkRecorderEachParallel has each of GOMAXPROCS goroutines record
+// through a Recorder of its own into one Histogram: against
+// BenchmarkRecorderRecord, how recording scales with the CPUs.
+func BenchmarkRecorderEachParallel(b *testing.B) {
+	h := counter.NewHistogram()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		r := h.Recorder()
+		defer r.Close()
+		for i := 0; pb.Next(); i++ {
+			r.Record(spans[i&4095])
+		}
+	})
+}
+
+// The floor of any record that goroutines share, under Go's memory model:
+// one write made visible to another goroutine takes an atomic
+// read-modify-write, and a record of a count, a sum and bounds that a
+// reader collects whole takes two, to take a lock and to give it back.
+
+var locked atomic.Uint64
+
+func BenchmarkFloorAtomicAdd(b *testing.B) {
+	for b.Loop() {
+		locked.Add(1)
+	}
+}
+
+func BenchmarkFloorTryLockUnlock(b *testing.B) {
+	var mu sync.Mutex
+	for b.Loop() {
+		if mu.TryLock() {
+			mu.Unlock()
+		}
+	}
 }
