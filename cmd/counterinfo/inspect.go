@@ -78,11 +78,12 @@ func reportCPUOffsets(r *report, check *counter.CPUCheck, derr error) {
 	r.CPUOffsetBoundNS = float64(check.Bound())
 }
 
-// reportReads measures what reading c costs, its smallest step, its drift
-// against the raw clock and, with -crosscore, readings handed between CPUs,
-// where discovery's error derr allows: a refused counter still reads (at the
-// zero rate, with the instructions this CPU has), but has no rate to convert
-// a drift at and is not checked across CPUs.
+// reportReads measures what reading c costs, its smallest step, its read
+// floor (counter.Floor's empty spans), its drift against the raw clock and,
+// with -crosscore, readings handed between CPUs, where discovery's error
+// derr allows: a refused counter still reads (at the zero rate, with the
+// instructions this CPU has), but has no rate to convert a drift or a floor
+// at and is not checked across CPUs.
 func reportReads(r *report, c counter.Counter, opts options, derr error) {
 	if derr != nil {
 		// New makes End and NowCPU use the instructions this CPU has, as
@@ -93,6 +94,9 @@ func reportReads(r *report, c counter.Counter, opts options, derr error) {
 	step := smallestStep(c)
 	r.StepTicks = int64(step)
 	r.StepNS = round(ns(step, c.Rate()), 1)
+	var floor counter.Snapshot
+	r.FloorNowTicks, r.FloorNowNS = readFloor(c, counter.NowNow, &floor)
+	r.FloorBeginEndTicks, r.FloorBeginEndNS = readFloor(c, counter.BeginEnd, &floor)
 	if derr != nil {
 		r.DriftNote = "not measured: discovery refused, so there is no rate to convert ticks at"
 	} else {

@@ -7,9 +7,13 @@
 // RDTSCP bits, Linux's clocksource and /proc/cpuinfo flags, the kernel's own
 // TSC rate); the counter's drift against the raw monotonic clock over a
 // window; the cost of each kind of read next to time.Now; the smallest step
-// between back-to-back reads; and, on Linux, whether a reading handed from
-// one CPU to another is ever behind the other CPU's counter, and each CPU's
-// counter offset from the first's, as Discover's per-CPU check found it.
+// between back-to-back reads; the read floor, the p50, p99 and max of empty
+// Now→Now and Begin→End spans read back to back by [counter.Counter.Floor]
+// (the table's floor rows; in -json floor_now_ticks, floor_now_ns,
+// floor_begin_end_ticks and floor_begin_end_ns, each an object of p50, p99
+// and max); and, on Linux, whether a reading handed from one CPU to another
+// is ever behind the other CPU's counter, and each CPU's counter offset from
+// the first's, as Discover's per-CPU check found it.
 // With -watch it then runs [counter.Watch] live, as a service would.
 //
 // Usage:

@@ -89,6 +89,15 @@ var (
 		"read_ns": isObject, "read_note": isString, "step_ticks": isNumber, "step_ns": isNumber,
 		"cross_core": isObject, "warnings": isArray,
 		"cpu_offsets_ns": isObject, "cpu_offset_bound_ns": isNumber, "cpu_offset_note": isString,
+		"floor_now_ticks": isObject, "floor_now_ns": isObject,
+		"floor_begin_end_ticks": isObject, "floor_begin_end_ns": isObject,
+	}
+	// floorFields are the fields of each floor_* object.
+	floorFields = map[string]string{"p50": isNumber, "p99": isNumber, "max": isNumber}
+	// floorPairs are the floor_* objects, in ticks and in ns, of each pair.
+	floorPairs = []struct{ ticks, ns string }{
+		{"floor_now_ticks", "floor_now_ns"},
+		{"floor_begin_end_ticks", "floor_begin_end_ns"},
 	}
 	crossCoreFields = map[string]string{
 		"checked": isBool, "reason": isString, "cpus": isArray, "pairs": isNumber,
@@ -126,6 +135,12 @@ func checkReport(t *testing.T, status int, m map[string]any) map[string]any {
 	checkShape(t, "report", m, topFields)
 	cc, _ := m["cross_core"].(map[string]any)
 	checkShape(t, "cross_core", cc, crossCoreFields)
+	for _, p := range floorPairs {
+		for _, name := range []string{p.ticks, p.ns} {
+			f, _ := m[name].(map[string]any)
+			checkShape(t, name, f, floorFields)
+		}
+	}
 	if t.Failed() {
 		t.FailNow()
 	}
@@ -205,6 +220,36 @@ func checkReads(t *testing.T, m map[string]any) {
 	if m["step_ticks"].(float64) <= 0 {
 		t.Errorf("step_ticks %v; want > 0", m["step_ticks"])
 	}
+	checkFloor(t, m)
+}
+
+// checkFloor checks that each read floor was measured: whole ticks with
+// p50 <= p99 <= max and max > 0 (some of counter.FloorSpans empty spans
+// cross a step), and the same in ns at rate_hz, to a tenth, where the
+// counter is usable, or all 0 ns where it was refused.
+func checkFloor(t *testing.T, m map[string]any) {
+	t.Helper()
+	rate := m["rate_hz"].(float64)
+	for _, p := range floorPairs {
+		ticks, ns := m[p.ticks].(map[string]any), m[p.ns].(map[string]any)
+		p50, p99, most := ticks["p50"].(float64), ticks["p99"].(float64), ticks["max"].(float64)
+		if !(0 <= p50 && p50 <= p99 && p99 <= most && most > 0) {
+			t.Errorf("%s %v; want 0 <= p50 <= p99 <= max, max > 0", p.ticks, ticks)
+		}
+		for _, q := range []string{"p50", "p99", "max"} {
+			n := ticks[q].(float64)
+			if n != math.Trunc(n) {
+				t.Errorf("%s.%s %v; want a whole number of ticks", p.ticks, q, n)
+			}
+			want := 0.0
+			if m["usable"] == true {
+				want = n * 1e9 / rate
+			}
+			if got := ns[q].(float64); math.Abs(got-want) > 0.05+1e-9*want {
+				t.Errorf("%s.%s %v; want %v ticks at %v Hz, %.3f ns to a tenth", p.ns, q, got, n, rate, want)
+			}
+		}
+	}
 }
 
 // TestJSON runs the real discovery and checks the report's shape and
@@ -236,8 +281,8 @@ func TestJSON(t *testing.T) {
 			t.Errorf("invariant_tsc %q for a counter Discover accepted; want yes", m["invariant_tsc"])
 		}
 	}
-	t.Logf("rate %v Hz from %v; drift %v ppm; reads %v; step %v ticks; cross-core %v",
-		m["rate_hz"], m["source"], m["drift_ppm"], m["read_ns"], m["step_ticks"], m["cross_core"])
+	t.Logf("rate %v Hz from %v; drift %v ppm; reads %v; step %v ticks; floor Now→Now %v ticks, Begin→End %v ticks; cross-core %v",
+		m["rate_hz"], m["source"], m["drift_ppm"], m["read_ns"], m["step_ticks"], m["floor_now_ticks"], m["floor_begin_end_ticks"], m["cross_core"])
 }
 
 // fixedRate is a discovery that finds 2.3 GHz, whatever the machine.
@@ -309,6 +354,13 @@ func TestDisabled(t *testing.T) {
 		t.Errorf("read_note %q, drift_note %q, cross_core reason %q; want each to say why it was skipped",
 			m["read_note"], m["drift_note"], cc["reason"])
 	}
+	for _, p := range floorPairs {
+		for _, name := range []string{p.ticks, p.ns} {
+			if f := m[name].(map[string]any); f["p50"] != 0.0 || f["p99"] != 0.0 || f["max"] != 0.0 {
+				t.Errorf("%s %v; want all 0 for a faulting counter", name, f)
+			}
+		}
+	}
 	if !strings.Contains(m["instead"].(string), "RawMonotonicClock") {
 		t.Errorf("instead %q; want it to name RawMonotonicClock", m["instead"])
 	}
@@ -327,6 +379,8 @@ func TestHumanOutput(t *testing.T) {
 		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns$`),
 		regexp.MustCompile(`(?m)^drift +[-+][0-9.]+ ppm against `),
 		regexp.MustCompile(`(?m)^step +\d+ ticks`),
+		regexp.MustCompile(`(?m)^floor Now→Now +p50 \d+ ticks \([0-9.]+ ns\), p99 \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\) of 10000 empty spans read back to back$`),
+		regexp.MustCompile(`(?m)^floor Begin→End +p50 \d+ ticks \([0-9.]+ ns\), p99 \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\) of 10000 empty spans read back to back$`),
 		regexp.MustCompile(`(?m)^cross-core +\S`),
 		regexp.MustCompile(`(?m)^verdict +usable`),
 	} {
@@ -346,6 +400,78 @@ func TestHumanOutput(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("refused output lacks %q:\n%s", want, out)
 		}
+	}
+	// A refused counter has no rate: its floor is in ticks only.
+	for _, name := range []string{"Now→Now", "Begin→End"} {
+		want := regexp.MustCompile(`(?m)^floor ` + name + ` +p50 \d+ ticks, p99 \d+ ticks, max \d+ ticks of 10000 empty spans read back to back$`)
+		if !want.MatchString(out) {
+			t.Errorf("refused output has no line matching %v:\n%s", want, out)
+		}
+	}
+}
+
+// TestFloorReport checks that a report's read floors are printed as given,
+// in -json and in the table, with the ns only where the counter is usable,
+// and that no floor row is printed where reads were skipped.
+func TestFloorReport(t *testing.T) {
+	r := newReport()
+	r.FloorNowTicks = floorTicks{P50: 42, P99: 63, Max: 2100}
+	r.FloorNowNS = floorNS{P50: 20, P99: 30.1, Max: 1001.9}
+	r.FloorBeginEndTicks = floorTicks{P50: 43, P99: 84, Max: 105}
+	r.FloorBeginEndNS = floorNS{P50: 20.5, P99: 40.1, Max: 50.1}
+	var js bytes.Buffer
+	if err := writeReport(&js, r, true); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"floor_now_ticks":       `{"max":2100,"p50":42,"p99":63}`,
+		"floor_now_ns":          `{"max":1001.9,"p50":20,"p99":30.1}`,
+		"floor_begin_end_ticks": `{"max":105,"p50":43,"p99":84}`,
+		"floor_begin_end_ns":    `{"max":50.1,"p50":20.5,"p99":40.1}`,
+	} {
+		if got, _ := json.Marshal(m[name]); string(got) != want {
+			t.Errorf("%s %s; want %s", name, got, want)
+		}
+	}
+
+	const spans = " of 10000 empty spans read back to back"
+	for _, tc := range []struct {
+		name   string
+		usable bool
+		note   string
+		want   [][2]string // each floor row's name and value
+	}{
+		{"usable", true, "", [][2]string{
+			{"floor Now→Now", "p50 42 ticks (20.0 ns), p99 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans},
+			{"floor Begin→End", "p50 43 ticks (20.5 ns), p99 84 ticks (40.1 ns), max 105 ticks (50.1 ns)" + spans},
+		}},
+		{"refused", false, "", [][2]string{
+			{"floor Now→Now", "p50 42 ticks, p99 63 ticks, max 2100 ticks" + spans},
+			{"floor Begin→End", "p50 43 ticks, p99 84 ticks, max 105 ticks" + spans},
+		}},
+		{"skipped", false, "skipped", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.Usable, r.ReadNote = tc.usable, tc.note
+			var table bytes.Buffer
+			if err := writeTable(&table, r); err != nil {
+				t.Fatal(err)
+			}
+			out := table.String()
+			if n := strings.Count(out, "\nfloor "); n != len(tc.want) {
+				t.Errorf("%d floor rows; want %d:\n%s", n, len(tc.want), out)
+			}
+			for _, row := range tc.want {
+				want := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(row[0]) + ` +` + regexp.QuoteMeta(row[1]) + `$`)
+				if !want.MatchString(out) {
+					t.Errorf("table has no row %q %q:\n%s", row[0], row[1], out)
+				}
+			}
+		})
 	}
 }
 

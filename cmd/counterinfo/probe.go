@@ -118,3 +118,17 @@ func smallestStep(c counter.Counter) counter.Tickdelta {
 	}
 	return step
 }
+
+// readFloor measures the read floor of the pair p on c with counter.Floor,
+// on a locked thread, into s, once to warm up and once to report, and
+// returns its p50, p99 and max in ticks and in ns at c's rate (0 ns at the
+// zero rate).
+func readFloor(c counter.Counter, p counter.Pair, s *counter.Snapshot) (floorTicks, floorNS) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c.Floor(p, s)
+	c.Floor(p, s)
+	t := floorTicks{P50: int64(s.Quantile(0.5)), P99: int64(s.Quantile(0.99)), Max: int64(s.Max())}
+	toNS := func(ticks int64) float64 { return round(ns(counter.Tickdelta(ticks), c.Rate()), 1) }
+	return t, floorNS{P50: toNS(t.P50), P99: toNS(t.P99), Max: toNS(t.Max)}
+}

@@ -165,12 +165,15 @@ counterinfo tells whether this machine's free-running counter (the TSC on
 amd64, CNTVCT_EL0 on arm64) can be trusted for timing: the rate discovery
 finds and where it came from, or why it refused; the platform facts behind
 that; the counter's drift against the raw monotonic clock; the cost of each
-read next to time.Now; the smallest step between reads; and, on Linux,
-whether readings handed between CPUs ever go backwards, and how far each
-CPU's counter is from the others'. With -watch it then keeps checking the
-counter as a service would (counter.Watch), printing each event as it
-happens, a line each (a JSON object a line with -json), and at the end the
-refined rate (refined_rate_hz, refined_uncertainty_ppm).
+read next to time.Now; the smallest step between reads; the read floor, the
+p50, p99 and max of empty Now->Now and Begin->End spans read back to back
+(counter.Floor; in JSON floor_now_ticks, floor_now_ns, floor_begin_end_ticks
+and floor_begin_end_ns); and, on Linux, whether readings handed between CPUs
+ever go backwards, and how far each CPU's counter is from the others'.
+With -watch it then keeps checking the counter as a service would
+(counter.Watch), printing each event as it happens, a line each (a JSON
+object a line with -json), and at the end the refined rate
+(refined_rate_hz, refined_uncertainty_ppm).
 
 Exit status: 0 when the counter is usable, 1 when discovery refused it,
 2 on a usage error, 3 when the report could not be written, 4 when -watch

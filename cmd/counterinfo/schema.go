@@ -47,6 +47,15 @@ type report struct {
 	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Now reads
 	StepNS    float64            `json:"step_ns"`    // StepTicks at the rate; 0 when refused
 
+	// The read floor: the distribution of counter.FloorSpans empty spans of
+	// each pair of reads, read back to back by counter.Floor, as p50, p99
+	// and max. All 0 where reads were skipped (read_note says why); the ns
+	// objects are all 0 when refused.
+	FloorNowTicks      floorTicks `json:"floor_now_ticks"`       // empty spans opened and closed by Now (counter.NowNow)
+	FloorNowNS         floorNS    `json:"floor_now_ns"`          // the same at the rate, in ns to a tenth
+	FloorBeginEndTicks floorTicks `json:"floor_begin_end_ticks"` // empty spans opened by Begin and closed by End (counter.BeginEnd)
+	FloorBeginEndNS    floorNS    `json:"floor_begin_end_ns"`    // the same at the rate, in ns to a tenth
+
 	CrossCore crossCoreReport `json:"cross_core"`
 
 	// The per-CPU check Discover made (Linux, several CPUs): each CPU's
@@ -94,4 +103,20 @@ type crossCoreReport struct {
 // empty list of CPUs and -1 for the CPUs of a worst step there is not.
 func newCrossCoreReport() crossCoreReport {
 	return crossCoreReport{CPUs: []int{}, WorstFrom: -1, WorstTo: -1}
+}
+
+// A floorTicks is a read floor's distribution in ticks: its median, its 99th
+// percentile, each within counter.QuantileError, and its exact maximum, so
+// that P50 <= P99 <= Max.
+type floorTicks struct {
+	P50 int64 `json:"p50"`
+	P99 int64 `json:"p99"`
+	Max int64 `json:"max"`
+}
+
+// A floorNS is a floorTicks converted to ns at the rate.
+type floorNS struct {
+	P50 float64 `json:"p50"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
 }

@@ -104,8 +104,8 @@ func tableDiscovery(t table, r report) {
 	}
 }
 
-// tableReads adds the cost of each read, the counter's step and what
-// handing readings between CPUs found.
+// tableReads adds the cost of each read, the counter's step, its read
+// floor and what handing readings between CPUs found.
 func tableReads(t table, r report) {
 	if r.ReadNote != "" {
 		t.row("reads", "%s", r.ReadNote)
@@ -120,6 +120,8 @@ func tableReads(t table, r report) {
 		} else {
 			t.row("step", "%d ticks: the smallest step between back-to-back Now reads", r.StepTicks)
 		}
+		tableFloor(t, "floor Now→Now", r.FloorNowTicks, r.FloorNowNS, r.Usable)
+		tableFloor(t, "floor Begin→End", r.FloorBeginEndTicks, r.FloorBeginEndNS, r.Usable)
 	}
 	if r.CPUOffsetNote != "" {
 		t.row("cpu offsets", "%s", r.CPUOffsetNote)
@@ -134,6 +136,18 @@ func tableReads(t table, r report) {
 		t.row("cross-core", "no backward step in %d handoffs between %d ordered CPU pairs (a skew under %.0f ns, the quickest handoff or the step, would go unseen)", cc.Handoffs, cc.Pairs, max(cc.MinHandoffNS, r.StepNS))
 	default:
 		t.row("cross-core", "worst backward step %d ticks (%.0f ns), CPU %d to CPU %d; %d of %d ordered pairs stepped back in %d handoffs", cc.WorstBackTicks, cc.WorstBackNS, cc.WorstFrom, cc.WorstTo, cc.BackwardPairs, cc.Pairs, cc.Handoffs)
+	}
+}
+
+// tableFloor adds the row named name of a read floor: its p50, p99 and max
+// in ticks, and in ns where the counter is usable and so has a rate.
+func tableFloor(t table, name string, ticks floorTicks, ns floorNS, usable bool) {
+	const of = "of %d empty spans read back to back"
+	if usable {
+		t.row(name, "p50 %d ticks (%.1f ns), p99 %d ticks (%.1f ns), max %d ticks (%.1f ns) "+of,
+			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, counter.FloorSpans)
+	} else {
+		t.row(name, "p50 %d ticks, p99 %d ticks, max %d ticks "+of, ticks.P50, ticks.P99, ticks.Max, counter.FloorSpans)
 	}
 }
 
