@@ -33,6 +33,9 @@ type clockPair struct {
 	raw       func() int64
 	cpu       func() int
 	stallWait time.Duration
+	// now times the wait for a stalled raw clock: the runtime's clock
+	// where nil.
+	now func() int64
 }
 
 // machineClocks are this machine's, for the per-CPU check and the watch:

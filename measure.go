@@ -38,8 +38,10 @@ type Measurement struct {
 	SpreadPPM float64
 
 	// Starved is how many windows were measured again because the thread
-	// ran in too few of their stretches: a machine so busy that the
-	// scheduler left it off its CPU for most of the window.
+	// ran in too few of their stretches, or not in their last quarter: a
+	// machine so busy that the scheduler left it off its CPU for most of
+	// the window, or a process stopped (SIGSTOP, a debugger, a paused VM)
+	// while it measured.
 	Starved int
 
 	// Segments is how many stretches of the window the rate was fitted to,
@@ -142,14 +144,31 @@ func (p clockPair) measure(window time.Duration) (Measurement, error) {
 		if err := g.gather(); err != nil {
 			return g.m, err
 		}
-		// A thread the scheduler kept off its CPU for most of the window
-		// leaves a few stretches to fit a line through: measure again,
-		// a few windows at most, before fitting what there is.
-		if g.filled() >= minFilledBins || starved+1 >= measureWindows {
+		// A thread the scheduler kept off its CPU for most of the window,
+		// or stopped before its last quarter, leaves a few stretches or a
+		// short stretch to fit a line through: measure again, a few
+		// windows at most, before fitting what there is.
+		if (g.filled() >= minFilledBins && !g.cut()) || starved+1 >= measureWindows {
 			return g.fit()
 		}
 		starved++
 	}
+}
+
+// now returns the clock that times the wait for a stalled raw clock.
+func (g *gathering) now() int64 {
+	if g.p.now != nil {
+		return g.p.now()
+	}
+	return nanotime()
+}
+
+// cut reports whether the window's brackets stopped short of its last
+// quarter: the thread did not run there, as where the process was stopped
+// (SIGSTOP, a debugger, a paused VM) and woke with the raw clock past the
+// window's end.
+func (g *gathering) cut() bool {
+	return g.m.Kept == 0 || 4*(g.lastRaw-g.raw0) < 3*g.window
 }
 
 // filled returns how many of the window's stretches hold a kept bracket,
@@ -172,19 +191,27 @@ func (g *gathering) gather() error {
 	g.p.take(&b)
 	g.m.Brackets++
 	g.raw0, g.base, g.tightest, g.last = b.raw, b.mid, max(b.width, 0), b.end()
-	g.giveUp = nanotime() + g.window + int64(g.p.stallWait)
+	g.giveUp = g.now() + g.window + int64(g.p.stallWait)
 	g.cpu = b.cpu
 	if g.cpu < 0 {
 		g.cpu = g.whereNow()
 	}
-	for b.raw-g.raw0 < g.window {
-		if nanotime() > g.giveUp {
-			return fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, time.Duration(g.window), time.Duration(g.window)+g.p.stallWait)
-		}
+	for {
 		gapFrom := g.last
+		// Only a raw reading taken after the deadline has passed can show
+		// that the raw clock has not advanced: a process stopped for
+		// seconds (SIGSTOP, a debugger, a paused VM) wakes past the
+		// deadline with a raw clock that has advanced all the same.
+		late := g.now() > g.giveUp
 		g.p.take(&b)
 		g.m.Brackets++
 		g.last = b.end()
+		if b.raw-g.raw0 >= g.window {
+			return nil
+		}
+		if late {
+			return fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, time.Duration(g.window), time.Duration(g.window)+g.p.stallWait)
+		}
 		if b.width >= 0 {
 			g.tightest = min(g.tightest, b.width)
 		}
@@ -201,7 +228,6 @@ func (g *gathering) gather() error {
 		}
 		g.add(&b)
 	}
-	return nil
 }
 
 // whereNow returns the CPU the thread runs on as the OS sees it, with the

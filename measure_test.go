@@ -333,3 +333,37 @@ func TestJackknifeIgnoresEmptyBlocks(t *testing.T) {
 		t.Errorf("jackknife of bins over the window = %v; want a finite spread above 0", got)
 	}
 }
+
+// TestMeasureThroughAPause stops the simulated process for seconds during
+// the window, as SIGSTOP, a debugger or a paused VM do, with the deadline
+// for a stalled raw clock timed by the same simulated clock: the thread
+// wakes past that deadline, yet the raw clock has advanced, so the window is
+// measured again rather than refused, and the rate is as good as an
+// undisturbed one. A pause late in the window leaves it long enough to fit.
+func TestMeasureThroughAPause(t *testing.T) {
+	const hz = 2_096_015_000
+	for _, tc := range []struct {
+		at      int     // the counter read the pause comes before
+		pause   float64 // ns
+		starved int     // windows measured again
+	}{
+		{at: 40, pause: 3e9, starved: 1},
+		{at: 8000, pause: 0.1e9, starved: 1},
+		{at: 20000, pause: 5e9, starved: 1},
+		{at: 48000, pause: 2e9, starved: 0}, // past three quarters of the window
+	} {
+		f := &fakeMachine{hz: hz, step: 21, callCost: 350, pauseAt: map[int]float64{tc.at: tc.pause}}
+		p := f.clocks()
+		p.now = func() int64 { return int64(f.ns) }
+		m, err := p.measure(10 * time.Millisecond)
+		if err != nil {
+			t.Fatalf("a %v pause before read %d: %v", time.Duration(tc.pause), tc.at, err)
+		}
+		ppm := (float64(m.Hz) - hz) / hz * 1e6
+		t.Logf("a %v pause before read %d: %+.4f ppm, %d windows again, window %v", time.Duration(tc.pause), tc.at, ppm, m.Starved, m.Window)
+		if m.Starved != tc.starved || math.Abs(ppm) > 0.2 || m.Window < 7*time.Millisecond {
+			t.Errorf("a %v pause before read %d: %+.3f ppm over %v after %d windows measured again; want within 0.2 ppm over 7.5 ms or more after %d",
+				time.Duration(tc.pause), tc.at, ppm, m.Window, m.Starved, tc.starved)
+		}
+	}
+}
