@@ -15,7 +15,8 @@ import (
 
 // A WatchState says how far a [Watch] still trusts the counter. It only
 // ever worsens: a Watch does not forgive, since spans taken across a fault
-// stay wrong. After acting on an event, start a new Watch.
+// stay wrong. After adopting a new rate, start a new Watch; after switching
+// to [Monotonic], stop watching: that is the kernel's clock, not the counter.
 type WatchState int32
 
 // The states of a [Watch], best first.
@@ -303,11 +304,17 @@ type watchDeps struct {
 }
 
 // NewWatch returns a Watch of c's counter at c's rate, or an error where
-// c has no rate, an option is out of range, or this system has no raw
-// monotonic clock to check the counter against (every one but Linux and
-// macOS; the error wraps [errors.ErrUnsupported]). The Watch does nothing
+// c has no rate, c is a [Monotonic] Counter, an option is out of range, or
+// this system has no raw monotonic clock to check the counter against
+// (every one but Linux and macOS; the error wraps [errors.ErrUnsupported]).
+// A Monotonic Counter reads the kernel's clock, which the kernel keeps and
+// slews on purpose: there is no counter of this package's to watch, and a
+// service that has switched to it stops its watch. The Watch does nothing
 // until [Watch.Run].
 func NewWatch(c Counter, opts WatchOptions) (*Watch, error) {
+	if c.mono {
+		return nil, errors.New("counter: a Monotonic Counter reads the kernel's own clock, which the kernel keeps: there is no counter to watch")
+	}
 	return newWatch(c.Rate(), opts, watchDeps{
 		clocks:     machineClocks,
 		haveRaw:    haveRawClock,

@@ -394,6 +394,16 @@ func TestWatchRunTwice(t *testing.T) {
 	})
 }
 
+// TestNewWatchRefusesMonotonic checks that a watch of a Monotonic Counter
+// is refused rather than made: its checks would read the hardware counter,
+// which that Counter does not read.
+func TestNewWatchRefusesMonotonic(t *testing.T) {
+	w, err := NewWatch(Monotonic(), WatchOptions{})
+	if want := "counter: a Monotonic Counter reads the kernel's own clock"; err == nil || w != nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("NewWatch(Monotonic()) = %v, %v; want the error %q…", w, err, want)
+	}
+}
+
 func TestNewWatchRefuses(t *testing.T) {
 	deps := (&fakeHost{}).deps()
 	rate, _ := NewTickRate(2e9)
