@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tickstamp/counter"
@@ -75,17 +77,26 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 
 // watchLive runs the watch on c for d at period, writing each event to out
 // as it happens (a line of the table's form, or a JSON object a line with
-// asJSON), and at the end the refined rate and the watch's state. It
+// asJSON), and at the end the refined rate and the watch's state. Where out
+// is a terminal and asJSON is false, a status line below the events says
+// how far the watch has got, redrawn in place every statusEvery. It
 // returns whether an event made the counter untrusted, why the watch could
 // not run (no raw clock to watch against, say), and the first error of a
 // write.
 func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON bool) (untrusted bool, notRun, err error) {
+	var mu sync.Mutex // orders the writes of the watch's goroutine and the status line's
+	live := !asJSON && isTerminal(out)
 	note := func(werr error) {
 		if err == nil {
 			err = werr
 		}
 	}
 	w, nerr := counter.NewWatch(c, counter.WatchOptions{Period: period, OnEvent: func(e counter.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if live {
+			note(clearStatus(out))
+		}
 		note(writeEvent(out, e, asJSON))
 	}})
 	if nerr != nil {
@@ -93,11 +104,77 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	if rerr := w.Run(ctx); rerr != nil {
+	statusDone := make(chan struct{})
+	if live {
+		start := time.Now()
+		go func() {
+			defer close(statusDone)
+			tick := time.NewTicker(statusEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+				}
+				mu.Lock()
+				note(writeStatus(out, w, time.Since(start), d))
+				mu.Unlock()
+			}
+		}()
+	} else {
+		close(statusDone)
+	}
+	rerr := w.Run(ctx)
+	cancel()
+	<-statusDone
+	if live {
+		note(clearStatus(out))
+	}
+	if rerr != nil {
 		return false, rerr, err
 	}
 	note(writeWatchEnd(out, w, d, asJSON))
 	return w.State() == counter.Untrusted, nil, err
+}
+
+// statusEvery is how often -watch redraws its status line on a terminal;
+// tests shorten it.
+var statusEvery = time.Second
+
+// isTerminal reports whether out is a terminal (a character device), where
+// a line redrawn in place reads as a status and not as a log.
+var isTerminal = func(out io.Writer) bool {
+	f, ok := out.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// writeStatus redraws the status line: the time watched of the whole, the
+// checks made, the state, and the refined rate so far.
+func writeStatus(out io.Writer, w *counter.Watch, elapsed, whole time.Duration) error {
+	ref := w.Refined()
+	rate := "no refined rate yet"
+	switch {
+	case ref.Hz == 0:
+	case math.IsInf(ref.UncertaintyPPM, 0) || math.IsNaN(ref.UncertaintyPPM):
+		rate = fmt.Sprintf("refined %.3f Hz", ref.Hz)
+	default:
+		rate = fmt.Sprintf("refined %.3f Hz ±%.4f ppm", ref.Hz, ref.UncertaintyPPM)
+	}
+	_, err := fmt.Fprintf(out, "\r\x1b[Kwatching %v of %v: %d checks, %s, %s",
+		elapsed.Round(time.Second), whole, ref.Checks, w.State(), rate)
+	return err
+}
+
+// clearStatus erases the status line, so that what follows starts on a
+// clean line.
+func clearStatus(out io.Writer) error {
+	_, err := io.WriteString(out, "\r\x1b[K")
+	return err
 }
 
 // An eventLine is one event as -watch -json prints it.

@@ -167,3 +167,53 @@ func TestWatchLiveErrors(t *testing.T) {
 		t.Errorf("writing to a full disk: %v; want its error", err)
 	}
 }
+
+// TestWatchLiveStatus checks -watch's status line: redrawn in place on a
+// terminal, with the time, the checks, the state and the refined rate, and
+// erased before the end's lines; absent where out is not a terminal, and
+// from -json.
+func TestWatchLiveStatus(t *testing.T) {
+	c, err := counter.Discover()
+	if err != nil {
+		t.Skipf("discovery refuses here: %v", err)
+	}
+	defer func(every time.Duration, term func(io.Writer) bool) { statusEvery, isTerminal = every, term }(statusEvery, isTerminal)
+	statusEvery = 20 * time.Millisecond
+	for _, tc := range []struct {
+		name       string
+		terminal   bool
+		json       bool
+		wantStatus bool
+	}{
+		{"terminal", true, false, true},
+		{"terminal, -json", true, true, false},
+		{"pipe", false, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isTerminal = func(io.Writer) bool { return tc.terminal }
+			var buf strings.Builder
+			if _, notRun, err := watchLive(&buf, c, 150*time.Millisecond, 20*time.Millisecond, tc.json); notRun != nil || err != nil {
+				t.Fatalf("watchLive: %v, %v", notRun, err)
+			}
+			out := buf.String()
+			hasStatus := strings.Contains(out, "\r\x1b[Kwatching ")
+			if hasStatus != tc.wantStatus || (!tc.wantStatus && strings.Contains(out, "\x1b")) {
+				t.Fatalf("status line shown: %v; want %v:\n%q", hasStatus, tc.wantStatus, out)
+			}
+			if !tc.wantStatus {
+				return
+			}
+			last := out[strings.LastIndex(out, "\r\x1b[Kwatching "):]
+			if !strings.Contains(last, " checks, trusted, ") || !strings.Contains(last, " of 150ms: ") {
+				t.Errorf("the last status line %q lacks the checks, the state or the time", last)
+			}
+			end := strings.Index(last, "\r\x1b[Kwatched ")
+			if end < 0 {
+				t.Fatalf("the status line is not erased before the end's lines:\n%q", last)
+			}
+			if strings.Contains(last[end+4:], "\r") {
+				t.Errorf("a status line after the end:\n%q", last[end:])
+			}
+		})
+	}
+}
