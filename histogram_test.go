@@ -67,9 +67,9 @@ func exactRank(q float64, n uint64) uint64 {
 	return min(max(r.Uint64(), 1), n)
 }
 
-// TestFullBucketHandsOver fills a bucket of a Recorder's tally to 2³²−1 and
-// a shard's sum to near 2⁶⁴: the next spans go to a fresh tally, and the
-// snapshot still counts every span exactly once.
+// TestFullBucketHandsOver fills a bucket of a Recorder's tally to 2³²−1:
+// the next spans go to a fresh tally, and the snapshot still counts every
+// span exactly once. It also carries a shard's sum past 2⁶⁴.
 func TestFullBucketHandsOver(t *testing.T) {
 	h := NewHistogram()
 	r := h.Recorder()
@@ -87,10 +87,10 @@ func TestFullBucketHandsOver(t *testing.T) {
 		t.Fatalf("bucket of 7 holds %d; want 2³²+1", got)
 	}
 
-	// A sum about to pass 2⁶⁴ hands over too; the Snapshot adds to 128 bits.
+	// A tally's sum carries past 2⁶⁴ into 128 bits, as the Snapshot's does.
 	h.Record(1 << 62)
 	sh := h.shardWith(1 << 62)
-	sh.r.t.sum = math.MaxUint64 - 10
+	sh.r.t.lo = math.MaxUint64 - 10
 	h.Record(1 << 62)
 	r.Record(5)
 	r.Close()
@@ -305,4 +305,29 @@ func TestMergeIsRecordingTogether(t *testing.T) {
 		checkSnapshot(t, &m, all)
 		checkQuantile(t, &m, all, rapid.Float64Range(0, 1).Draw(t, "q"))
 	})
+}
+
+// TestHugeSpansKeepOneTally records spans near the top of the range, whose
+// sum passes 2⁶⁴ every few spans: the Recorder keeps its one tally, and the
+// snapshot's sum is exact.
+func TestHugeSpansKeepOneTally(t *testing.T) {
+	h := NewHistogram()
+	r := h.Recorder()
+	tally := r.t
+	const n = 100_000
+	for range n {
+		r.Record(MaxTickdelta)
+	}
+	if r.t != tally || len(h.handed) != 0 {
+		t.Fatalf("the Recorder handed %d tallies over for a sum past 2⁶⁴; want none", len(h.handed))
+	}
+	r.Close()
+	var s Snapshot
+	h.Interval(&s)
+	want := new(big.Int).Mul(big.NewInt(n), big.NewInt(math.MaxInt64))
+	got := new(big.Int).Lsh(new(big.Int).SetUint64(s.hi), 64)
+	got.Add(got, new(big.Int).SetUint64(s.lo))
+	if got.Cmp(want) != 0 || s.Mean() != MaxTickdelta || s.Count() != n {
+		t.Fatalf("sum %s, mean %d, count %d; want %s, MaxTickdelta, %d", got, s.Mean(), s.Count(), want, n)
+	}
 }

@@ -2,6 +2,7 @@ package counter
 
 import (
 	"math"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -56,12 +57,14 @@ func (r *Recorder) Record(d Tickdelta) {
 	}
 	t := r.t
 	i := bucketOf(uint64(d))
-	if i >= numBuckets || t.counts[i] == math.MaxUint32 || t.sum+uint64(d) < t.sum {
+	if i >= numBuckets || t.counts[i] == math.MaxUint32 {
 		r.slow(d)
 		return
 	}
 	t.counts[i]++
-	t.sum += uint64(d)
+	var carry uint64
+	t.lo, carry = bits.Add64(t.lo, uint64(d), 0)
+	t.hi += carry
 	if d > t.max {
 		t.max = d
 	}
@@ -72,7 +75,7 @@ func (r *Recorder) Record(d Tickdelta) {
 
 // slow counts the span d where Record's fast path could not: it counts a
 // negative span apart, and otherwise hands over first (which answers
-// Interval, attaches a closed Recorder, or frees a full bucket or sum) and
+// Interval, attaches a closed Recorder, or frees a full bucket) and
 // counts into the empty tally it gets in exchange.
 func (r *Recorder) slow(d Tickdelta) {
 	if d < 0 {

@@ -197,7 +197,7 @@ func (s *Snapshot) addTally(t *tally) {
 			s.counts[i] += uint64(c)
 			n += uint64(c)
 		}
-		s.merge(n, t.sum, 0, t.min, t.max)
+		s.merge(n, t.lo, t.hi, t.min, t.max)
 	}
 	s.negative += t.negative
 	s.migrated += t.migrated

@@ -8,9 +8,9 @@ type tally struct {
 	// enough to stay in the level-1 cache; a bucket about to overflow makes
 	// its writer hand the tally over (see Recorder.slow).
 	counts [numBuckets]uint32
-	// sum is the sum of the counted spans. A span that would overflow it,
-	// like one whose bucket is full, makes the writer hand the tally over.
-	sum uint64
+	// lo and hi are the 128-bit sum of the counted spans, which no count
+	// of spans can overflow.
+	lo, hi uint64
 	// min and max are the smallest and largest counted span; an empty
 	// tally has max < 0.
 	min, max Tickdelta
@@ -21,7 +21,7 @@ type tally struct {
 
 func (t *tally) reset() {
 	clear(t.counts[:])
-	t.sum = 0
+	t.lo, t.hi = 0, 0
 	t.min, t.max = MaxTickdelta, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
 }
