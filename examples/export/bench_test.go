@@ -1,0 +1,219 @@
+package export_test
+
+// Side-by-side benchmarks of recording one span: counter's Histogram and
+// Recorder against HdrHistogram, Prometheus's classic and native
+// histograms, DDSketch and VictoriaMetrics's Histogram, over the same 4096
+// spans. The spans are ticks of a 1 GHz counter, so nanoseconds: the
+// libraries that take seconds get the span divided by 10⁹ as a float64, the
+// conversion included in the time.
+//
+// Run them with
+//
+//	go test -run '^$' -bench . -count 3 -benchmem
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/DataDog/sketches-go/ddsketch"
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/VictoriaMetrics/metrics"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/examples/export"
+)
+
+// spans are 4096 spans spread evenly in the logarithm over 30 to 10⁶ ticks,
+// as in the root package's bench_histogram_test.go.
+var spans = func() (s [4096]counter.Tickdelta) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range s {
+		s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
+	}
+	return s
+}()
+
+// gigahertz is the rate of the spans.
+var gigahertz = counter.Gigahertz()
+
+// hdrTop is the highest value of the HdrHistograms: the whole Tickdelta
+// range, as counter's Histogram covers.
+const hdrTop = math.MaxInt64
+
+// classicBuckets are the Prometheus classic buckets: 16 bounds growing by a
+// factor of about 2 from 30 ns to 1 ms, the spread of the spans (DefBuckets,
+// 5 ms to 10 s, would put every span in the first bucket).
+var classicBuckets = prometheus.ExponentialBucketsRange(30e-9, 1e-3, 16)
+
+// nativeFactor is the NativeHistogramBucketFactor client_golang's
+// documentation recommends, schema 3.
+const nativeFactor = 1.1
+
+func newClassic() prometheus.Histogram {
+	return prometheus.NewHistogram(prometheus.HistogramOpts{Name: "span_seconds", Help: "Spans.", Buckets: classicBuckets})
+}
+
+func newNative() prometheus.Histogram {
+	return prometheus.NewHistogram(prometheus.HistogramOpts{Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: nativeFactor})
+}
+
+func BenchmarkRecord(b *testing.B) {
+	b.Run("ours=Recorder", func(b *testing.B) {
+		r := counter.NewHistogram().Recorder()
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			r.Record(spans[i&4095])
+		}
+	})
+	b.Run("ours=Histogram", func(b *testing.B) {
+		h := counter.NewHistogram()
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			h.Record(spans[i&4095])
+		}
+	})
+	for _, sigfigs := range []int{3, 2} {
+		name := map[int]string{2: "hdr=2figures", 3: "hdr=3figures"}[sigfigs]
+		b.Run(name, func(b *testing.B) {
+			h := hdrhistogram.New(1, hdrTop, sigfigs)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if err := h.RecordValue(int64(spans[i&4095])); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("prometheus=classic", func(b *testing.B) {
+		h := newClassic()
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			h.Observe(export.Seconds(spans[i&4095], gigahertz))
+		}
+	})
+	b.Run("prometheus=native", func(b *testing.B) {
+		h := newNative()
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			h.Observe(export.Seconds(spans[i&4095], gigahertz))
+		}
+	})
+	b.Run("ddsketch=1%", func(b *testing.B) {
+		s, err := ddsketch.NewDefaultDDSketch(0.01)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if err := s.Add(float64(spans[i&4095])); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("victoriametrics", func(b *testing.B) {
+		h := metrics.NewSet().NewHistogram("span_seconds")
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			h.Update(export.Seconds(spans[i&4095], gigahertz))
+		}
+	})
+}
+
+// BenchmarkRecordParallel records from GOMAXPROCS goroutines at once (two
+// on the 2-vCPU machine these were written on) into one shared histogram.
+func BenchmarkRecordParallel(b *testing.B) {
+	b.Run("ours=Histogram", func(b *testing.B) {
+		h := counter.NewHistogram()
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				h.Record(spans[i&4095])
+			}
+		})
+	})
+	b.Run("ours=RecorderEach", func(b *testing.B) {
+		h := counter.NewHistogram()
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			r := h.Recorder()
+			defer r.Close()
+			for i := 0; pb.Next(); i++ {
+				r.Record(spans[i&4095])
+			}
+		})
+	})
+	b.Run("hdr=mutex", func(b *testing.B) {
+		var mu sync.Mutex
+		h := hdrhistogram.New(1, hdrTop, 3)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				mu.Lock()
+				err := h.RecordValue(int64(spans[i&4095]))
+				mu.Unlock()
+				if err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
+	b.Run("prometheus=classic", func(b *testing.B) {
+		h := newClassic()
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				h.Observe(export.Seconds(spans[i&4095], gigahertz))
+			}
+		})
+	})
+	b.Run("prometheus=native", func(b *testing.B) {
+		h := newNative()
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				h.Observe(export.Seconds(spans[i&4095], gigahertz))
+			}
+		})
+	})
+	b.Run("victoriametrics", func(b *testing.B) {
+		h := metrics.NewSet().NewHistogram("span_seconds")
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				h.Update(export.Seconds(spans[i&4095], gigahertz))
+			}
+		})
+	})
+}
+
+// BenchmarkMemory makes one histogram an iteration, so that -benchmem's
+// B/op is the memory one takes: for ours, a Histogram with one Recorder
+// (the tally, about 29 KB, and the Histogram's shards), and for
+// HdrHistogram, one of 1 to MaxInt64 at 3 and at 2 figures. It also reports
+// a Recorder's own bytes, and HdrHistogram's ByteSize, as metrics.
+func BenchmarkMemory(b *testing.B) {
+	b.Run("ours=Recorder", func(b *testing.B) {
+		h := counter.NewHistogram()
+		bytes := allocated(func() { h.Recorder().Close() })
+		b.ReportAllocs()
+		for b.Loop() {
+			counter.NewHistogram().Recorder()
+		}
+		// After the loop: b.Loop's start clears metrics reported before.
+		b.ReportMetric(float64(bytes), "recorder-bytes")
+	})
+	for _, sigfigs := range []int{3, 2} {
+		name := map[int]string{2: "hdr=2figures", 3: "hdr=3figures"}[sigfigs]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var h *hdrhistogram.Histogram
+			for b.Loop() {
+				h = hdrhistogram.New(1, hdrTop, sigfigs)
+			}
+			b.ReportMetric(float64(h.ByteSize()), "ByteSize")
+		})
+	}
+}

@@ -1,0 +1,26 @@
+module github.com/tickstamp/counter/examples/export
+
+go 1.26.0
+
+replace github.com/tickstamp/counter => ../..
+
+require (
+	github.com/DataDog/sketches-go v1.4.8
+	github.com/HdrHistogram/hdrhistogram-go v1.1.2
+	github.com/VictoriaMetrics/metrics v1.45.0
+	github.com/prometheus/client_golang v1.25.0
+	github.com/prometheus/client_model v0.6.3
+	github.com/tickstamp/counter v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/prometheus/common v0.72.0 // indirect
+	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/valyala/fastrand v1.1.0 // indirect
+	github.com/valyala/histogram v1.2.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
