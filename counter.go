@@ -41,6 +41,9 @@ type Counter struct {
 	rate TickRate
 	// mono makes every read the runtime's monotonic clock: see Monotonic.
 	mono bool
+	// spreadPPM is the SpreadPPM of the measurement that gave rate, where
+	// Discover measured it: what a Watch's tolerance must cover.
+	spreadPPM float32
 }
 
 // New returns a Counter that converts at rate, a rate the caller already

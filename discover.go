@@ -217,7 +217,11 @@ func DiscoverDetails() (Counter, Discovery, error) {
 		d.Rate = TickRate{}
 		return Counter{}, d, err
 	}
-	return New(d.Rate), d, nil
+	c := New(d.Rate)
+	if d.Measured != nil {
+		c.spreadPPM = float32(d.Measured.SpreadPPM)
+	}
+	return c, d, nil
 }
 
 // discover refuses what the platform must (reported), then checks or

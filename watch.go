@@ -164,7 +164,10 @@ type WatchOptions struct {
 	// host moves the rate by tens to hundreds of ppm. A service that knows
 	// its rate is good (adopted from [Watch.Refined], say) may set it
 	// lower, to 1, and see smaller changes and jumps; see [Watch] for what
-	// it adds to the thresholds. Negative or NaN is an error.
+	// it adds to the thresholds. Negative or NaN is an error. [NewWatch]
+	// raises it, for a Counter whose rate [Discover] measured, to five
+	// times that measurement's [Measurement.SpreadPPM] (at most 100 ppm),
+	// so that the discovery's own error raises no event.
 	RateTolerancePPM float64
 
 	// OnEvent, where not nil, is called with each event on the watch's
@@ -193,6 +196,13 @@ const (
 	// counter (6.2 ppm, in 120 idle discoveries), below the tens to hundreds
 	// of ppm by which a migration to another host changes the rate.
 	defaultRateTolerancePPM = 10
+
+	// A Watch of a Counter from Discover widens its tolerance to
+	// discoverySpreads times the spread of the measurement that gave the
+	// rate (SpreadPPM, an estimate of one standard deviation), at most
+	// maxCoverPPM, so that the discovery's own error raises no event.
+	discoverySpreads = 5
+	maxCoverPPM      = 100
 )
 
 // A Watch keeps checking, while a service runs, that the counter still
@@ -315,6 +325,9 @@ func NewWatch(c Counter, opts WatchOptions) (*Watch, error) {
 	if c.mono {
 		return nil, errors.New("counter: a Monotonic Counter reads the kernel's own clock, which the kernel keeps: there is no counter to watch")
 	}
+	if opts.RateTolerancePPM >= 0 {
+		opts.RateTolerancePPM = max(cmp.Or(opts.RateTolerancePPM, defaultRateTolerancePPM), coverDiscovery(c.spreadPPM))
+	}
 	return newWatch(c.Rate(), opts, watchDeps{
 		clocks:     machineClocks,
 		haveRaw:    haveRawClock,
@@ -322,6 +335,14 @@ func NewWatch(c Counter, opts WatchOptions) (*Watch, error) {
 		checkCPUs:  checkCPUs,
 		counterSrc: isCounterClocksource,
 	})
+}
+
+// coverDiscovery returns the rate tolerance, in ppm, that covers the error
+// of a rate measured with a spread of spread ppm: discoverySpreads times it,
+// and at most maxCoverPPM where the measurement could not say its spread
+// (+Inf) or said more.
+func coverDiscovery(spread float32) float64 {
+	return min(discoverySpreads*float64(spread), maxCoverPPM)
 }
 
 func newWatch(rate TickRate, opts WatchOptions, deps watchDeps) (*Watch, error) {

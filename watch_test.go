@@ -618,3 +618,40 @@ func TestWatchReadersWhileRunning(t *testing.T) {
 		}
 	})
 }
+
+// TestWatchCoversDiscoverysSpread checks that a watch of a Counter whose rate
+// Discover measured tolerates five of that measurement's spreads, and that
+// the tolerance of a Counter from New, or one given explicitly and larger,
+// stands.
+func TestWatchCoversDiscoverysSpread(t *testing.T) {
+	rate, _ := NewTickRate(2e9)
+	for _, tc := range []struct {
+		spread float32
+		opt    float64
+		want   float64 // ppm
+	}{
+		{0, 0, defaultRateTolerancePPM},
+		{0, 3, 3},
+		{1, 0, defaultRateTolerancePPM},
+		{1, 2, 5},
+		{4, 0, 20},
+		{4, 30, 30},
+		{float32(math.Inf(1)), 0, maxCoverPPM},
+	} {
+		c := New(rate)
+		c.spreadPPM = tc.spread
+		w, err := NewWatch(c, WatchOptions{RateTolerancePPM: tc.opt})
+		if errors.Is(err, errors.ErrUnsupported) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.tol * 1e6; math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("spread %v ppm, RateTolerancePPM %v: tolerance %v ppm; want %v", tc.spread, tc.opt, got, tc.want)
+		}
+	}
+	if _, err := NewWatch(New(rate), WatchOptions{RateTolerancePPM: -1}); err == nil {
+		t.Error("a negative tolerance was accepted")
+	}
+}
