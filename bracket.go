@@ -39,8 +39,8 @@ type clockPair struct {
 }
 
 // machineClocks are this machine's, for the per-CPU check and the watch:
-// the read of [Counter.Begin], ordered both ways, and rawNanos.
-var machineClocks = clockPair{counter: readBothWays, raw: rawNanos}
+// the read of [Counter.Begin], ordered both ways, and bracketNanos.
+var machineClocks = clockPair{counter: readBothWays, raw: bracketNanos}
 
 func readBothWays() (Tickstamp, int) { return Tickstamp(readBegin()), -1 }
 

@@ -10,3 +10,20 @@ var NowSequence = nowSequence
 // amd64; Now's own read elsewhere), so that the handoff test checks that
 // path on a CPU that has RDTSCP too.
 func NowFenced() Tickstamp { return Tickstamp(stampFenced(false)) }
+
+// BracketNanos reads the raw clock as the brackets of the per-CPU check and
+// the watch do (see RawReadKind); SyscallNanos reads it as
+// RawMonotonicClock and discovery's measurement do.
+var (
+	BracketNanos = bracketNanos
+	SyscallNanos = rawNanos
+)
+
+// TightestBracket returns the width, in ticks, of the narrowest of
+// maxBrackets brackets of raw between two reads of Counter.Begin, as the
+// per-CPU check and the watch take them; -1 where the counter ran back in
+// every one.
+func TightestBracket(raw func() int64) Tickdelta {
+	b, _, _, _ := clockPair{counter: readBothWays, raw: raw}.tightest(maxBrackets)
+	return b.width
+}

@@ -24,8 +24,10 @@ const haveRawClock = true
 // on a thread where RDTSC faults ([ErrDisabled]), and it is tens of
 // nanoseconds quicker, which narrows every bracket. clock_gettime never
 // blocks, so holding the processor through it costs the scheduler nothing.
-// Every kernel Go runs on has that clock; rawNanos panics if the kernel
-// refuses it all the same.
+// It is the read of [RawMonotonicClock] and of discovery's measurement, and
+// that of the per-CPU check's and the watch's brackets where they cannot
+// read the clock through the vDSO (see bracketNanos). Every kernel Go runs
+// on has that clock; rawNanos panics if the kernel refuses it all the same.
 func rawNanos() int64 {
 	var ts unix.Timespec
 	_, _, errno := unix.RawSyscall(unix.SYS_CLOCK_GETTIME, unix.CLOCK_MONOTONIC_RAW, uintptr(unsafe.Pointer(&ts)), 0)
