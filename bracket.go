@@ -62,6 +62,14 @@ func (p clockPair) take(b *bracket) {
 	}
 }
 
+// accepted reports whether w, a bracket's width or the gap from one bracket
+// to the next, is near enough the least seen to trust: no more than twice
+// it, plus 64 ticks for a counter that steps. A wider one was stretched by
+// an interrupt, a preemption or a slow read of the raw clock.
+func accepted(w, least Tickdelta) bool {
+	return w >= 0 && (least >= MaxTickdelta/4 || w <= 2*least+64)
+}
+
 // maxBrackets is the most brackets one call of tightest takes.
 const maxBrackets = 64
 
@@ -88,7 +96,7 @@ func (c clockPair) tightest(n int) (best bracket, meanRaw, meanMid float64, kept
 		return best, 0, 0, 0
 	}
 	for _, b := range all[:n] {
-		if b.width >= 0 && b.width <= 2*best.width+64 {
+		if accepted(b.width, best.width) {
 			kept++
 			meanRaw += float64(b.raw - best.raw)
 			meanMid += float64(b.mid.Sub(best.mid))

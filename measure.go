@@ -38,7 +38,7 @@ type Measurement struct {
 	SpreadPPM float64
 
 	// Starved is how many windows were measured again because the thread
-	// ran in too few of their stretches, or not in their last quarter: a
+	// ran in too few of their stretches, or not in their second half: a
 	// machine so busy that the scheduler left it off its CPU for most of
 	// the window, or a process stopped (SIGSTOP, a debugger, a paused VM)
 	// while it measured.
@@ -65,6 +65,7 @@ const (
 	spreadBlocks     = 8
 	spreadFactor     = 2.5
 	stalledClockWait = time.Second
+	stallEvery       = 16 // brackets between two looks at the time for a stalled raw clock
 )
 
 // measureCounter measures this machine's counter over window.
@@ -80,7 +81,7 @@ const (
 // system other than Linux, which does not put the CPU in TSC_AUX), it is
 // LFENCE; RDTSC, which waits for the system call to return just as well.
 func measureCounter(window time.Duration) (Measurement, error) {
-	return clockPair{counter: readCPU, raw: rawNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
+	return clockPair{counter: readCPU, raw: bracketNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
 }
 
 // A bin gathers the kept brackets of one stretch of the window read on one
@@ -112,6 +113,7 @@ type gathering struct {
 	base     Tickstamp // the counter at the first bracket
 	giveUp   int64     // the runtime's clock when a raw clock that has not advanced is declared stalled
 	tightest Tickdelta // the narrowest bracket yet
+	tightGap Tickdelta // the shortest gap yet from a bracket to the next
 	asked    Tickdelta // the narrowest bracket yet of a question to the OS of where the thread runs
 	firstRaw int64     // the raw clock at the first bracket kept
 	lastRaw  int64     // the raw clock at the last bracket kept
@@ -145,7 +147,7 @@ func (p clockPair) measure(window time.Duration) (Measurement, error) {
 			return g.m, err
 		}
 		// A thread the scheduler kept off its CPU for most of the window,
-		// or stopped before its last quarter, leaves a few stretches or a
+		// or stopped before its second half, leaves a few stretches or a
 		// short stretch to fit a line through: measure again, a few
 		// windows at most, before fitting what there is.
 		if (g.filled() >= minFilledBins && !g.cut()) || starved+1 >= measureWindows {
@@ -163,12 +165,13 @@ func (g *gathering) now() int64 {
 	return nanotime()
 }
 
-// cut reports whether the window's brackets stopped short of its last
-// quarter: the thread did not run there, as where the process was stopped
+// cut reports whether the window's brackets stopped short of its second
+// half: the thread did not run there, as where the process was stopped
 // (SIGSTOP, a debugger, a paused VM) and woke with the raw clock past the
-// window's end.
+// window's end. A preemption of a scheduler's tick or two near the end
+// leaves enough of the window to fit, and is not worth another window.
 func (g *gathering) cut() bool {
-	return g.m.Kept == 0 || 4*(g.lastRaw-g.raw0) < 3*g.window
+	return g.m.Kept == 0 || 2*(g.lastRaw-g.raw0) < g.window
 }
 
 // filled returns how many of the window's stretches hold a kept bracket,
@@ -191,6 +194,7 @@ func (g *gathering) gather() error {
 	g.p.take(&b)
 	g.m.Brackets++
 	g.raw0, g.base, g.tightest, g.last = b.raw, b.mid, max(b.width, 0), b.end()
+	g.tightGap = MaxTickdelta
 	g.giveUp = g.now() + g.window + int64(g.p.stallWait)
 	g.cpu = b.cpu
 	if g.cpu < 0 {
@@ -201,8 +205,10 @@ func (g *gathering) gather() error {
 		// Only a raw reading taken after the deadline has passed can show
 		// that the raw clock has not advanced: a process stopped for
 		// seconds (SIGSTOP, a debugger, a paused VM) wakes past the
-		// deadline with a raw clock that has advanced all the same.
-		late := g.now() > g.giveUp
+		// deadline with a raw clock that has advanced all the same. The
+		// clock is asked every few brackets, to keep the gaps between
+		// brackets short.
+		late := g.m.Brackets%stallEvery == 0 && g.now() > g.giveUp
 		g.p.take(&b)
 		g.m.Brackets++
 		g.last = b.end()
@@ -215,10 +221,14 @@ func (g *gathering) gather() error {
 		if b.width >= 0 {
 			g.tightest = min(g.tightest, b.width)
 		}
-		limit := 2*g.tightest + 64
-		stretched := b.width < 0 || b.width > limit
+		gap := b.mid.Sub(gapFrom) - b.width/2
+		if gap >= 0 {
+			g.tightGap = min(g.tightGap, gap)
+		}
+		stretched := !accepted(b.width, g.tightest)
+		paused := !accepted(gap, g.tightGap)
 		moved := b.cpu >= 0 && b.cpu != g.cpu
-		if stretched || b.mid.Sub(gapFrom)-b.width/2 > limit || moved {
+		if stretched || paused || moved {
 			// The thread may have left its CPU: find out where it is
 			// before trusting another bracket, and drop this one.
 			if err := g.relocate(b.cpu); err != nil {
@@ -249,7 +259,7 @@ func (g *gathering) whereNow() int {
 			continue
 		}
 		g.asked = min(g.asked, w)
-		if cpu >= 0 && w <= 2*g.asked+64 {
+		if cpu >= 0 && accepted(w, g.asked) {
 			return cpu
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tickstamp/counter"
 )
@@ -195,4 +196,24 @@ func benchRaw(b *testing.B, read func() int64) {
 	}
 	sinkInt += int(acc)
 	b.ReportMetric(float64(width), "ticks/bracket")
+}
+
+// TestRawReadCost checks that RawReadCost measures the brackets' read: a
+// positive cost, and where the brackets read through the vDSO, less than
+// the system call's.
+func TestRawReadCost(t *testing.T) {
+	cost := counter.RawReadCost()
+	if cost <= 0 {
+		t.Fatalf("RawReadCost() = %v; want a positive cost", cost)
+	}
+	var syscall counter.RawMonotonicClock
+	t0 := time.Now()
+	for range 64 {
+		syscall.Now()
+	}
+	sys := time.Since(t0) / 64
+	t.Logf("brackets read by %s at %v; the system call %v", counter.RawReadKind(), cost, sys)
+	if counter.RawReadKind() == "vdso" && cost >= sys {
+		t.Errorf("the vDSO read costs %v, no less than the system call's %v", cost, sys)
+	}
 }

@@ -91,6 +91,7 @@ func reportReads(r *report, c counter.Counter, opts options, derr error) {
 		c = counter.New(counter.TickRate{})
 	}
 	r.ReadNS = readCosts(c)
+	r.BracketRead, r.BracketReadNS = counter.RawReadKind(), round(float64(counter.RawReadCost())/float64(time.Nanosecond), 1)
 	step := smallestStep(c)
 	r.StepTicks = int64(step)
 	r.StepNS = round(ns(step, c.Rate()), 1)

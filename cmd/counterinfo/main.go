@@ -6,7 +6,9 @@
 // decide whether the counter is sound (CPU, hypervisor, the invariant and
 // RDTSCP bits, Linux's clocksource and /proc/cpuinfo flags, the kernel's own
 // TSC rate); the counter's drift against the raw monotonic clock over a
-// window; the cost of each kind of read next to time.Now; the smallest step
+// window; the cost of each kind of read next to time.Now, and how the
+// package's brackets read the raw clock and at what cost (bracket_read,
+// bracket_read_ns: counter.RawReadKind and RawReadCost); the smallest step
 // between back-to-back reads; the read floor, the p50, p99 and max of empty
 // Now→Now and Begin→End spans read back to back by [counter.Counter.Floor]
 // (the table's floor rows; in -json floor_now_ticks, floor_now_ns,

@@ -91,6 +91,7 @@ var (
 		"cpu_offsets_ns": isObject, "cpu_offset_bound_ns": isNumber, "cpu_offset_note": isString,
 		"floor_now_ticks": isObject, "floor_now_ns": isObject,
 		"floor_begin_end_ticks": isObject, "floor_begin_end_ns": isObject,
+		"bracket_read": isString, "bracket_read_ns": isNumber,
 	}
 	// floorFields are the fields of each floor_* object.
 	floorFields = map[string]string{"p50": isNumber, "p99": isNumber, "max": isNumber}
@@ -219,6 +220,9 @@ func checkReads(t *testing.T, m map[string]any) {
 	}
 	if m["step_ticks"].(float64) <= 0 {
 		t.Errorf("step_ticks %v; want > 0", m["step_ticks"])
+	}
+	if k := m["bracket_read"]; k != counter.RawReadKind() || m["bracket_read_ns"].(float64) <= 0 {
+		t.Errorf("bracket_read %v at %v ns; want %q at more than 0 ns", k, m["bracket_read_ns"], counter.RawReadKind())
 	}
 	checkFloor(t, m)
 }

@@ -165,7 +165,9 @@ counterinfo tells whether this machine's free-running counter (the TSC on
 amd64, CNTVCT_EL0 on arm64) can be trusted for timing: the rate discovery
 finds and where it came from, or why it refused; the platform facts behind
 that; the counter's drift against the raw monotonic clock; the cost of each
-read next to time.Now; the smallest step between reads; the read floor, the
+read next to time.Now, and of the brackets' read of the raw clock (vdso or
+system call; bracket_read, bracket_read_ns); the smallest step between
+reads; the read floor, the
 p50, p99 and max of empty Now->Now and Begin->End spans read back to back
 (counter.Floor; in JSON floor_now_ticks, floor_now_ns, floor_begin_end_ticks
 and floor_begin_end_ns); and, on Linux, whether readings handed between CPUs

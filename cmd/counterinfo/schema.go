@@ -45,7 +45,13 @@ type report struct {
 	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
 	ReadNote  string             `json:"read_note"`  // why reads were skipped; "" where measured
 	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Now reads
-	StepNS    float64            `json:"step_ns"`    // StepTicks at the rate; 0 when refused
+	// How the package's brackets (discovery, the per-CPU check, the
+	// watch) read the raw clock: "vdso", "system call" or "runtime"
+	// (counter.RawReadKind), and the median ns of one such read
+	// (counter.RawReadCost). Empty and 0 where reads were skipped.
+	BracketRead   string  `json:"bracket_read"`
+	BracketReadNS float64 `json:"bracket_read_ns"`
+	StepNS        float64 `json:"step_ns"` // StepTicks at the rate; 0 when refused
 
 	// The read floor: the distribution of counter.FloorSpans empty spans of
 	// each pair of reads, read back to back by counter.Floor, as p50, p99

@@ -115,6 +115,9 @@ func tableReads(t table, r report) {
 				t.row("read "+k.name, "%.1f ns", v)
 			}
 		}
+		if r.BracketRead != "" {
+			t.row("brackets' raw read", "%s, %.1f ns: how discovery, the per-CPU check and the watch read CLOCK_MONOTONIC_RAW between two counter reads", r.BracketRead, r.BracketReadNS)
+		}
 		if r.Usable {
 			t.row("step", "%d ticks (%.1f ns): the smallest step between back-to-back Now reads", r.StepTicks, r.StepNS)
 		} else {
