@@ -155,19 +155,17 @@ type WatchOptions struct {
 	CPUPeriod time.Duration
 
 	// RateTolerancePPM is how far, in ppm, the rate in use may be from
-	// the raw clock's before the watch says so: 10 where 0. Discover's
-	// 10 ms measurement lands within a part per million of the raw
-	// clock's rate on most machines, but on a guest whose raw clock wanders
-	// against the counter it has been seen 6 ppm off, idle; a rate from
-	// CPUID may be off by its crystal's tolerance, tens of ppm, where
-	// Linux's clocksource is not the counter itself. A migration to another
-	// host moves the rate by tens to hundreds of ppm. A service that knows
-	// its rate is good (adopted from [Watch.Refined], say) may set it
-	// lower, to 1, and see smaller changes and jumps; see [Watch] for what
-	// it adds to the thresholds. Negative or NaN is an error. [NewWatch]
-	// raises it, for a Counter whose rate [Discover] measured, to five
-	// times that measurement's [Measurement.SpreadPPM] (at most 100 ppm),
-	// so that the discovery's own error raises no event.
+	// the raw clock's before the watch says so: 2 where 0, which a soak
+	// on a guest whose raw clock is kvm-clock supports (the README has
+	// it). [NewWatch] raises it, for a Counter whose rate [Discover]
+	// measured, to five times that measurement's
+	// [Measurement.SpreadPPM] (at most 100 ppm), so that the discovery's
+	// own error raises no event. A rate from CPUID may be off by its
+	// crystal's tolerance, tens of ppm; a migration to another host moves
+	// the rate by tens to hundreds of ppm. A service that knows its rate
+	// is good (adopted from [Watch.Refined], say) may set it lower and see
+	// smaller changes and jumps; see [Watch] for what it adds to the
+	// thresholds. Negative or NaN is an error.
 	RateTolerancePPM float64
 
 	// OnEvent, where not nil, is called with each event on the watch's
@@ -187,15 +185,16 @@ type WatchOptions struct {
 const (
 	defaultWatchPeriod = time.Second
 	minWatchPeriod     = 10 * time.Millisecond
-	watchBrackets      = 8    // brackets a check: about 11 µs where the raw clock is a 1.3 µs system call
+	watchBrackets      = 8    // brackets a check
 	untrustedRatePPM   = 1000 // a rate this far off is a counter that is not invariant
 
 	// defaultRateTolerancePPM is how far the rate in use may be from the
-	// raw clock's by default: above the worst a discovery measured on a
-	// 2-vCPU AMD guest whose raw clock, kvm-clock, wanders against the
-	// counter (6.2 ppm, in 120 idle discoveries), below the tens to hundreds
-	// of ppm by which a migration to another host changes the rate.
-	defaultRateTolerancePPM = 10
+	// raw clock's by default: what the soak supports (no event in 30
+	// minutes idle nor 10 under two busy loops, on a kvm-clock guest),
+	// above the tail of Discover's measurements there, and below the tens
+	// to hundreds of ppm by which a migration to another host changes the
+	// rate. NewWatch widens it where a discovery says it is less sure.
+	defaultRateTolerancePPM = 2
 
 	// A Watch of a Counter from Discover widens its tolerance to
 	// discoverySpreads times the spread of the measurement that gave the
@@ -209,9 +208,9 @@ const (
 // deserves the trust [Discover] gave it, and keeps refining its rate.
 //
 // Each period [Watch.Run] takes the tightest of 8 brackets (a raw-clock
-// reading between two ordered counter readings; about 11 µs where the raw
-// clock is a 1.3 µs system call, 3 µs where it is a 250 ns one) and reads
-// Linux's clocksource file, allocating nothing. It compares the counter's
+// reading between two ordered counter readings: on Linux on amd64 a call
+// into the vDSO, elsewhere a system call) and reads Linux's clocksource
+// file (a system call), allocating nothing. It compares the counter's
 // advance over the period with what the rate in use predicts from the raw
 // clock's advance. The deviation D (ns) is held against
 //
@@ -221,16 +220,10 @@ const (
 // (or the read's own cost, where larger), T the period and tol
 // [WatchOptions.RateTolerancePPM]. h₁ + h₂ + s bounds the error of D
 // whatever the system calls did inside the brackets: the raw clock was read
-// within each bracket. tol·T is the rate in use's own error. Measured on a
-// 2-vCPU Bhyve guest (raw clock a 1.3 µs system call) with both cores
-// busy, watching the rate Discover gave (0.77 ppm off the raw clock's)
-// for 30 s at a 1 s period: the period deviations D/T stayed within −0.79
-// to −0.76 ppm, a spread of 0.03 ppm about that error, while N/T was at
-// least 1.27 ppm from the brackets plus the default 10 ppm of tol: about
-// ten times the error and hundreds of times the spread, still below the tens to hundreds of ppm of a
-// migration between hosts, and a hundred times below a 1 ms jump. A jump
-// smaller than N (about 11 µs at the defaults) goes unseen; a tolerance
-// of 1 ppm brings that to about 2 µs.
+// within each bracket. tol·T is the rate in use's own error, and at the
+// default tolerance it dominates N: a jump smaller than N, about tol·T plus
+// the brackets' half-widths, goes unseen, and a lower tolerance sees
+// smaller ones. The README has N and the deviations a soak measured.
 //
 // A period past N is confirmed by the next. Where the next is back within
 // its N (against the rate the counter had), the first held a jump: what the

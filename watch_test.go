@@ -632,7 +632,8 @@ func TestWatchCoversDiscoverysSpread(t *testing.T) {
 	}{
 		{0, 0, defaultRateTolerancePPM},
 		{0, 3, 3},
-		{1, 0, defaultRateTolerancePPM},
+		{0.2, 0, defaultRateTolerancePPM},
+		{1, 0, 5},
 		{1, 2, 5},
 		{4, 0, 20},
 		{4, 30, 30},
