@@ -38,10 +38,12 @@ type Measurement struct {
 	SpreadPPM float64
 
 	// Starved is how many windows were measured again because the thread
-	// ran in too few of their stretches, or not in their second half: a
-	// machine so busy that the scheduler left it off its CPU for most of
-	// the window, or a process stopped (SIGSTOP, a debugger, a paused VM)
-	// while it measured.
+	// ran in too few of their stretches, or not in their second half, even
+	// with the window extended by up to its own length: a machine so busy
+	// that the scheduler left it off its CPU for most of that time, or a
+	// process stopped (SIGSTOP, a debugger, a paused VM) while it measured.
+	// A shorter absence extends the window by the few stretches the fit
+	// needs instead, and Window says how long it became.
 	Starved int
 
 	// Segments is how many stretches of the window the rate was fitted to,
@@ -66,6 +68,7 @@ const (
 	spreadFactor     = 2.5
 	stalledClockWait = time.Second
 	stallEvery       = 16 // brackets between two looks at the time for a stalled raw clock
+	extendStretches  = 4  // stretches past a starved or cut window's end a fit needs
 )
 
 // measureCounter measures this machine's counter over window.
@@ -174,10 +177,35 @@ func (g *gathering) cut() bool {
 	return g.m.Kept == 0 || 2*(g.lastRaw-g.raw0) < g.window
 }
 
+// extend reports whether to go on gathering brackets at x ns of the raw
+// clock past the window's start, the window being over: where the thread
+// ran in too few of the window's stretches, or stopped before its second
+// half (a preemption of a few scheduler ticks, on a busy machine), brackets
+// taken just after the window fit the line as well as another window's
+// would, and sooner. It goes on until extendStretches stretches past the
+// window hold a kept bracket and the window is no longer starved or cut,
+// or until a second window's time has passed (a longer stop, whose window
+// is measured again).
+func (g *gathering) extend(x int64) bool {
+	if x >= 2*g.window {
+		return false
+	}
+	if g.filled() < minFilledBins || g.cut() {
+		return true
+	}
+	past := 0
+	for _, b := range g.bins {
+		if b.slot >= measureBins {
+			past++
+		}
+	}
+	return past > 0 && past < extendStretches
+}
+
 // filled returns how many of the window's stretches hold a kept bracket,
 // on whichever CPU.
 func (g *gathering) filled() int {
-	var seen [measureBins]bool
+	var seen [2 * measureBins]bool
 	n := 0
 	for _, b := range g.bins {
 		if !seen[b.slot] {
@@ -212,7 +240,7 @@ func (g *gathering) gather() error {
 		g.p.take(&b)
 		g.m.Brackets++
 		g.last = b.end()
-		if b.raw-g.raw0 >= g.window {
+		if x := b.raw - g.raw0; x >= g.window && !g.extend(x) {
 			return nil
 		}
 		if late {
@@ -295,7 +323,7 @@ func (g *gathering) relocate(cpu int) error {
 func (g *gathering) add(b *bracket) {
 	x := b.raw - g.raw0
 	slot := int(x * measureBins / g.window)
-	if x < 0 || slot >= measureBins {
+	if x < 0 || slot >= 2*measureBins {
 		return // a raw clock that went back, or past the window
 	}
 	n := len(g.bins)
@@ -390,10 +418,14 @@ func fitBins(bins []bin, rawBase int64, ctrBase Tickstamp) (slope, spread float6
 func jackknife(bins []bin, keep []bool, rawBase int64, ctrBase Tickstamp, blocks int) float64 {
 	var slopes []float64
 	without := make([]bool, len(bins))
+	slots := measureBins // more where the window was extended
+	for i := range bins {
+		slots = max(slots, bins[i].slot+1)
+	}
 	for blk := range blocks {
 		removed := false
 		for i := range bins {
-			in := bins[i].slot*blocks/measureBins == blk
+			in := bins[i].slot*blocks/slots == blk
 			without[i] = keep[i] && !in
 			removed = removed || keep[i] && in
 		}
