@@ -16,10 +16,11 @@ const FloorSpans = 10000
 
 // Floor fills dst with the distribution of FloorSpans empty spans of the
 // pair p, read back to back on the calling goroutine: what a span of that
-// pair reads with no code between its reads. Every span holds the reads'
-// own cost, at least one step of the counter, so a span's time in the code
-// alone is the span less this floor: [Snapshot.QuantileLess] takes the
-// floor's median. A value of p other than the two named measures NowNow.
+// pair reads with no code between its reads. Every span of that pair holds
+// the same cost of the reads themselves, in whole steps of the counter (0
+// where the counter steps less often than it is read), so a span's time in
+// the code alone is the span less this floor: [Snapshot.QuantileLess] takes
+// the floor's median. A value of p other than the two named measures NowNow.
 // Floor takes as long as FloorSpans pairs of reads, and allocates only to
 // give a zero dst its buckets.
 func (c Counter) Floor(p Pair, dst *Snapshot) {

@@ -19,16 +19,21 @@ import (
 //   - [Histogram.Record] may be called from any number of goroutines at
 //     once. It takes one of a few locks, chosen by the calling goroutine's
 //     stack, so two goroutines seldom meet; it costs two atomic
-//     instructions.
+//     read-modify-write instructions, to take the lock and to give it
+//     back.
 //   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
-//     at a time: its Record is plain loads and stores, with no atomic
-//     instruction and no lock, for the loops where even two are too many.
+//     at a time: its Record is plain loads and stores and one atomic load,
+//     with no read-modify-write and no lock, for the loops where even two
+//     are too many.
 //
-// A Histogram's memory is a tally of about 29 KB for each Recorder and for
-// each of its locks that a goroutine has used (it has four per CPU, at least
-// eight), and as many again for tallies handed over and not yet collected,
-// or collected and kept for reuse. Its methods allocate only to make such a
-// tally; a Recorder's Record never does.
+// A Histogram's memory is a tally of about 29 KB for each of its locks that
+// a goroutine has used (it has four per CPU, at least eight), two for each
+// Recorder (its own, and a spare to swap it for when Interval asks), and a
+// [Snapshot] of about 58 KB that gathers what Flush and Close hand over.
+// Its methods allocate only to make a tally: for a new Recorder, for a lock
+// on its first use, and where a bucket fills (2³²−1 spans of one bucket
+// between two Intervals). The zero Histogram is not usable: make one with
+// NewHistogram.
 type Histogram struct {
 	shards []shard
 	// shift turns a 64-bit hash into a shard's index: 64 less log₂ of
@@ -43,8 +48,12 @@ type Histogram struct {
 	// recorders are the attached Recorders.
 	recorders []*Recorder
 	// handed are the tallies Recorders handed over since the last
-	// Interval, and spare the empty tallies they may take in exchange.
-	handed, spare []*tally
+	// Interval, in exchange for spare ones; handedNext is the list
+	// Interval will swap in for it next, so that neither allocates.
+	handed, handedNext, spare []*tally
+	// pending holds the spans Flush and Close handed over since the
+	// last Interval, added in.
+	pending Snapshot
 }
 
 // A shard is one of the Histogram's locked Recorders, which Interval
@@ -66,7 +75,9 @@ func NewHistogram() *Histogram {
 	h := &Histogram{shards: make([]shard, n), shift: shift}
 	for i := range h.shards {
 		h.shards[i].r.h = h
+		h.shards[i].r.state.Store(recording)
 	}
+	h.pending.Reset()
 	return h
 }
 
@@ -97,6 +108,9 @@ func (h *Histogram) RecordCPU(d Tickdelta, from, to int) {
 // the address of its stack, or, where another goroutine holds that, the
 // first free one after it.
 func (h *Histogram) lock() *shard {
+	if len(h.shards) == 0 {
+		panic("counter: the zero Histogram has no shards: make one with NewHistogram")
+	}
 	var here byte
 	// The stack's address tells goroutines apart well enough: their stacks
 	// are at least 2 KB apart, and Fibonacci hashing sends neighbouring
@@ -131,6 +145,11 @@ func (h *Histogram) takeSpare() *tally {
 		h.spare = h.spare[:n-1]
 		return t
 	}
+	return newTally()
+}
+
+// newTally returns an empty tally.
+func newTally() *tally {
 	t := new(tally)
 	t.reset()
 	return t
@@ -140,19 +159,21 @@ func (h *Histogram) takeSpare() *tally {
 const handoverWait = time.Millisecond
 
 // Interval fills dst with the spans recorded since the previous Interval
-// (since NewHistogram for the first): every span of [Histogram.Record]
-// counted before Interval returns, and every span of each attached
-// [Recorder] up to the point it hands over. Each span is in exactly one
-// Interval's snapshot; none is lost and none is counted twice.
+// (since NewHistogram for the first): every span [Histogram.Record] counted
+// before Interval was called (one counted while it runs may go to this
+// snapshot or the next), and every span of each attached [Recorder] up to
+// the point it hands over. Each span is in exactly one Interval's snapshot;
+// none is lost and none is counted twice. The snapshot is not a cut at one
+// instant: its spans were recorded at slightly different moments.
 //
 // A Recorder hands over what it holds when its goroutine next calls one of
 // its methods after Interval asks it to. Interval asks every Recorder, then
 // waits until each has handed over or until a millisecond has passed,
-// whichever is first: a Recorder that is recording hands over within that
-// time, and the spans of one that is idle, or whose goroutine is not
-// running, go to the first Interval after its next Record, [Recorder.Flush]
-// or [Recorder.Close]. A goroutine that stops recording for good calls
-// Close, so that nothing it recorded waits.
+// whichever is first: a Recorder that is recording usually hands over
+// within that time, and the spans of one that is idle, or whose goroutine
+// is not running, go to the first Interval after its next Record,
+// [Recorder.Flush] or [Recorder.Close]. A goroutine that stops recording
+// for good calls Close, so that nothing it recorded waits.
 //
 // Interval may be called from any goroutine, and calls to it take turns.
 // It does not allocate once dst and the Histogram's spare tallies exist.
@@ -176,14 +197,24 @@ func (h *Histogram) Interval(dst *Snapshot) {
 		s.mu.Unlock()
 	}
 	h.waitForRecorders()
+	// The handed-over tallies are added in without the lock, which
+	// Recorders need to hand over.
 	h.mu.Lock()
-	for _, t := range h.handed {
+	handed := h.handed
+	h.handed, h.handedNext = h.handedNext, nil
+	dst.Merge(&h.pending)
+	if h.pending.count != 0 || h.pending.negative != 0 || h.pending.migrated != 0 {
+		h.pending.Reset()
+	}
+	h.mu.Unlock()
+	for _, t := range handed {
 		dst.addTally(t)
 		t.reset()
 	}
-	h.spare = append(h.spare, h.handed...)
-	clear(h.handed)
-	h.handed = h.handed[:0]
+	h.mu.Lock()
+	h.spare = append(h.spare, handed...)
+	clear(handed)
+	h.handedNext = handed[:0]
 	h.mu.Unlock()
 }
 

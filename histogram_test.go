@@ -88,10 +88,9 @@ func TestFullBucketHandsOver(t *testing.T) {
 	}
 
 	// A tally's sum carries past 2⁶⁴ into 128 bits, as the Snapshot's does.
-	h.Record(1 << 62)
-	sh := h.shardWith(1 << 62)
-	sh.r.t.lo = math.MaxUint64 - 10
-	h.Record(1 << 62)
+	r.Record(1 << 62)
+	r.t.lo = math.MaxUint64 - 10
+	r.Record(1 << 62)
 	r.Record(5)
 	r.Close()
 	h.Interval(&s)
@@ -111,29 +110,20 @@ func TestFullBucketHandsOver(t *testing.T) {
 	}
 }
 
-// shardWith returns the shard whose tally has counted a span of d.
-func (h *Histogram) shardWith(d Tickdelta) *shard {
-	for i := range h.shards {
-		if t := h.shards[i].r.t; t != nil && t.counts[bucketOf(uint64(d))] != 0 {
-			return &h.shards[i]
-		}
-	}
-	panic("no shard counted the span")
-}
-
 // TestRecorderStates walks a Recorder through each state and checks the
 // Histogram's lists after each step: a tally is held, handed or spare, never
-// two of these, and a closed Recorder is no longer asked.
+// two of these; Flush and Close add into the pending spans without taking a
+// tally; a closed Recorder is no longer asked.
 func TestRecorderStates(t *testing.T) {
 	h := NewHistogram()
 	r := h.Recorder()
-	if len(h.recorders) != 1 || r.state.Load() != recording || r.t == nil {
-		t.Fatal("a new Recorder is not attached and recording")
+	if len(h.recorders) != 1 || r.state.Load() != recording || r.t == nil || len(h.spare) != 1 {
+		t.Fatalf("a new Recorder: %d attached, state %d, %d spare; want 1, recording, 1", len(h.recorders), r.state.Load(), len(h.spare))
 	}
 	r.Record(1)
 	r.Flush()
-	if len(h.handed) != 1 || r.t == nil || r.t.empty() == false {
-		t.Fatalf("after Flush: %d handed, tally %v; want 1 handed and an empty tally", len(h.handed), r.t)
+	if len(h.handed) != 0 || !r.t.empty() || h.pending.Count() != 1 {
+		t.Fatalf("after Flush: %d handed, %d pending, tally empty %v; want 0, 1, true", len(h.handed), h.pending.Count(), r.t.empty())
 	}
 	r.Close()
 	if len(h.recorders) != 0 || r.t != nil || r.state.Load() != detached {
@@ -141,11 +131,8 @@ func TestRecorderStates(t *testing.T) {
 	}
 	var s Snapshot
 	h.Interval(&s) // nobody to wait for
-	if s.Count() != 1 {
-		t.Fatalf("count %d; want 1", s.Count())
-	}
-	if len(h.handed) != 0 || len(h.spare) != 2 {
-		t.Fatalf("after Interval: %d handed, %d spare; want 0 and 2", len(h.handed), len(h.spare))
+	if s.Count() != 1 || h.pending.Count() != 0 {
+		t.Fatalf("count %d, %d still pending; want 1 and 0", s.Count(), h.pending.Count())
 	}
 	r.Record(2) // reattaches
 	if len(h.recorders) != 1 || r.state.Load() != recording {
@@ -153,9 +140,67 @@ func TestRecorderStates(t *testing.T) {
 	}
 	r.Close()
 	r.Close() // twice is fine
+	r.Flush() // and Flush on a closed Recorder does nothing
 	h.Interval(&s)
 	if s.Count() != 1 || s.Min() != 2 {
 		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
+	}
+}
+
+// TestHandOversTakeNoMemory flushes, closes and answers Interval again and
+// again: the Histogram's tallies stay as many as its Recorders need, and
+// none of it allocates once they exist.
+func TestHandOversTakeNoMemory(t *testing.T) {
+	h := NewHistogram()
+	rs := []*Recorder{h.Recorder(), h.Recorder()}
+	var s Snapshot
+	h.Interval(&s)
+	tallies := func() int { return len(h.spare) + len(h.handed) + len(rs) }
+	round := func() {
+		for range 10 {
+			rs[0].Record(5)
+			rs[0].Flush()
+		}
+		rs[1].Record(7)
+		rs[1].Close()
+		rs[1].Record(8) // reattaches, taking the tally Close kept
+		h.Interval(&s)  // asks both; neither answers, being on this goroutine
+		rs[0].Record(9) // answers: swaps its tally for a spare
+		rs[1].Record(9)
+		h.Interval(&s)
+	}
+	for range 3 {
+		round() // until the Recorders have each answered once
+	}
+	before := tallies()
+	if allocs := testing.AllocsPerRun(200, round); allocs != 0 && !raceBuild {
+		t.Errorf("hand-overs allocate %v times a round; want 0", allocs)
+	}
+	if got := tallies(); got != before || got > 2*len(rs)+2 {
+		t.Errorf("%d tallies after 200 rounds, %d before them; want no more, and at most two a Recorder and two more", got, before)
+	}
+}
+
+// TestZeroValuesSayWhatIsWrong checks that a zero Recorder and a zero
+// Histogram panic with a message that says how to get a usable one.
+func TestZeroValuesSayWhatIsWrong(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		use  func()
+		want string
+	}{
+		{"Recorder", func() { new(Recorder).Record(1) }, "counter: the zero Recorder has no Histogram: get one from Histogram.Recorder"},
+		{"Recorder.Flush", func() { new(Recorder).Flush() }, "counter: the zero Recorder has no Histogram: get one from Histogram.Recorder"},
+		{"Histogram", func() { new(Histogram).Record(1) }, "counter: the zero Histogram has no shards: make one with NewHistogram"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if got := recover(); got != tc.want {
+					t.Errorf("panicked with %v; want %q", got, tc.want)
+				}
+			}()
+			tc.use()
+		})
 	}
 }
 

@@ -7,10 +7,13 @@ import (
 )
 
 // A Recorder counts spans into its [Histogram] from one goroutine at a time,
-// with plain loads and stores: no atomic instruction, no lock and no
-// allocation while it records. It holds what it counts in a tally of its
-// own (about 29 KB) until [Histogram.Interval] asks for it, and hands it
-// over when its goroutine next calls Record, RecordCPU, Flush or Close.
+// with plain loads and stores: one atomic load (a plain load on amd64), no
+// read-modify-write, no lock and no allocation while it records. It holds
+// what it counts in a tally of its own (about 29 KB; the Histogram keeps a
+// spare as large for each Recorder) until [Histogram.Interval] asks for
+// it, and hands it over when its goroutine next calls Record, RecordCPU,
+// Flush or Close. The zero Recorder is not usable: get one from
+// [Histogram.Recorder].
 //
 // A Recorder must not be used by two goroutines at once; one goroutine may
 // pass it to another through a channel, a mutex or anything else that orders
@@ -28,16 +31,15 @@ type Recorder struct {
 
 // The states of a Recorder.
 const (
-	recording   = iota // counting into t
+	detached    = iota // closed: t is nil, and the next use reattaches
+	recording          // counting into t
 	askedToHand        // Interval waits for t
-	detached           // closed: t is nil, and the next use reattaches
 )
 
-// Recorder returns a new Recorder that counts into h. It allocates its tally,
-// or takes a spare one h already has.
+// Recorder returns a new Recorder that counts into h. It allocates its tally
+// and a spare for the Histogram, or takes them from those h already has.
 func (h *Histogram) Recorder() *Recorder {
 	r := &Recorder{h: h}
-	r.state.Store(detached)
 	h.mu.Lock()
 	r.attach()
 	h.mu.Unlock()
@@ -126,20 +128,35 @@ func (r *Recorder) settle() {
 
 // Flush hands over what the Recorder holds now, so that the next
 // [Histogram.Interval] has it even if the Recorder records nothing more: for
-// a goroutine about to wait for a long time.
-func (r *Recorder) Flush() { r.handOver() }
-
-// Close hands over what the Recorder holds and detaches it from its
-// Histogram, which lets its tally go to other Recorders. A Recorder used
-// after Close attaches itself again.
-func (r *Recorder) Close() {
-	h := r.h
+// a goroutine about to wait for a long time. It adds the tally into the
+// Histogram's and empties it, so it allocates nothing, however often it is
+// called; on a closed Recorder it does nothing.
+func (r *Recorder) Flush() {
+	h := r.histogram()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if r.state.Load() == detached {
 		return
 	}
-	r.give()
+	r.fold()
+	r.state.Store(recording)
+}
+
+// Close hands over what the Recorder holds, as Flush does, and detaches it
+// from its Histogram, which keeps its tally for other Recorders. A Recorder
+// used after Close attaches itself again.
+func (r *Recorder) Close() {
+	h := r.histogram()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r.state.Load() == detached {
+		return
+	}
+	r.fold()
+	if len(h.spare) < len(h.recorders)+len(h.shards) {
+		h.spare = append(h.spare, r.t)
+	}
+	r.t = nil
 	for i, o := range h.recorders {
 		if o == r {
 			last := len(h.recorders) - 1
@@ -152,38 +169,55 @@ func (r *Recorder) Close() {
 	r.state.Store(detached)
 }
 
-// handOver gives the Histogram the Recorder's tally, takes an empty one, and
-// answers Interval's request; a detached Recorder attaches.
+// handOver swaps the Recorder's tally for a spare one, leaving the full one
+// for Interval, and answers Interval's request; a detached Recorder
+// attaches instead. It is the slow path of Record, and takes as long as a
+// lock and two appends.
 func (r *Recorder) handOver() {
-	h := r.h
+	h := r.histogram()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if r.state.Load() == detached {
 		r.attach()
 		return
 	}
-	r.give()
+	if r.t.empty() {
+		r.state.Store(recording)
+		return
+	}
+	h.handed = append(h.handed, r.t)
 	r.t = h.takeSpare()
 	r.state.Store(recording)
 }
 
-// give moves the Recorder's tally, if it holds anything, to the handed-over
-// list, and leaves r.t nil. h.mu is held.
-func (r *Recorder) give() {
-	h := r.h
-	if r.t.empty() {
-		h.spare = append(h.spare, r.t)
-	} else {
-		h.handed = append(h.handed, r.t)
+// fold adds the Recorder's tally into the Histogram's pending spans and
+// empties it. h.mu is held.
+func (r *Recorder) fold() {
+	if !r.t.empty() {
+		r.h.pending.addTally(r.t)
+		r.t.reset()
 	}
-	r.t = nil
 }
 
 // attach gives a detached Recorder an empty tally and a place among the
-// Histogram's Recorders. h.mu is held.
+// Histogram's Recorders, and makes sure the Histogram has a spare tally
+// for each Recorder, so that answering Interval allocates nothing. h.mu is
+// held.
 func (r *Recorder) attach() {
 	h := r.h
 	r.t = h.takeSpare()
 	h.recorders = append(h.recorders, r)
+	for len(h.spare) < len(h.recorders) {
+		h.spare = append(h.spare, newTally())
+	}
 	r.state.Store(recording)
+}
+
+// histogram returns the Recorder's Histogram, and panics with a message
+// that says what is wrong with a zero Recorder.
+func (r *Recorder) histogram() *Histogram {
+	if r.h == nil {
+		panic("counter: the zero Recorder has no Histogram: get one from Histogram.Recorder")
+	}
+	return r.h
 }

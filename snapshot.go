@@ -14,9 +14,11 @@ import (
 // none of those.
 //
 // A Snapshot is about 58 KB: reuse one, as Interval's dst, rather than make
-// one a call. The zero Snapshot is empty and ready to use. Its methods do
-// not allocate, and may be called from several goroutines at once where
-// none of them changes it (Reset, Merge, Interval and Floor do).
+// one a call. The zero Snapshot is empty and ready to use; it makes its
+// buckets on its first Reset, Merge, Interval or Floor, and no method
+// allocates after that. Its methods may be called from several goroutines
+// at once where none of them changes it (Reset, Merge, Interval and Floor
+// do).
 type Snapshot struct {
 	counts []uint64 // numBuckets long, made on first use
 	count  uint64
