@@ -173,11 +173,11 @@ func TestHandOversTakeNoMemory(t *testing.T) {
 		round() // until the Recorders have each answered once
 	}
 	before := tallies()
-	if allocs := testing.AllocsPerRun(200, round); allocs != 0 && !raceBuild {
+	if allocs := testing.AllocsPerRun(50, round); allocs != 0 && !raceBuild {
 		t.Errorf("hand-overs allocate %v times a round; want 0", allocs)
 	}
 	if got := tallies(); got != before || got > 2*len(rs)+2 {
-		t.Errorf("%d tallies after 200 rounds, %d before them; want no more, and at most two a Recorder and two more", got, before)
+		t.Errorf("%d tallies after 50 rounds, %d before them; want no more, and at most two a Recorder and two more", got, before)
 	}
 }
 
