@@ -31,7 +31,7 @@ func vdsoCalls(t *testing.T) int {
 		}
 		return n
 	}
-	n := 4_000_000
+	n := 1_000_000
 	if counter.RawReadKind() != "vdso" {
 		n /= 10
 	}
