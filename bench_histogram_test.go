@@ -82,3 +82,17 @@ func BenchmarkFloorTryLockUnlock(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFloorPoolGetPut is the other way goroutines can share without
+// a lock: a sync.Pool hands each P an object of its own with no atomic
+// instruction, but a Get and a Put cost what two atomics do, and a pool
+// drops its objects at a collection, so a Histogram could lose the spans
+// they held.
+func BenchmarkFloorPoolGetPut(b *testing.B) {
+	p := sync.Pool{New: func() any { return new(int) }}
+	for b.Loop() {
+		x := p.Get().(*int)
+		*x++
+		p.Put(x)
+	}
+}
