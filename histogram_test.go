@@ -3,6 +3,7 @@ package counter
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -374,5 +375,37 @@ func TestHugeSpansKeepOneTally(t *testing.T) {
 	got.Add(got, new(big.Int).SetUint64(s.lo))
 	if got.Cmp(want) != 0 || s.Mean() != MaxTickdelta || s.Count() != n {
 		t.Fatalf("sum %s, mean %d, count %d; want %s, MaxTickdelta, %d", got, s.Mean(), s.Count(), want, n)
+	}
+}
+
+// TestQuantileErrorMeasured records a million spans spread evenly in the
+// logarithm over 30 to 10⁹ ticks and compares 999 quantiles with the exact
+// order statistics: the largest relative error must stay within
+// QuantileError, and the test logs it, with the mean.
+func TestQuantileErrorMeasured(t *testing.T) {
+	const n = 1_000_000
+	r := rand.New(rand.NewPCG(3, 4))
+	spans := make([]Tickdelta, n)
+	h := NewHistogram()
+	rec := h.Recorder()
+	for i := range spans {
+		spans[i] = Tickdelta(30 * math.Pow(1e9/30, r.Float64()))
+		rec.Record(spans[i])
+	}
+	rec.Close()
+	var s Snapshot
+	h.Interval(&s)
+	slices.Sort(spans)
+	var worst, sum float64
+	for i := 1; i < 1000; i++ {
+		q := float64(i) / 1000
+		exact := spans[rank(q, n)-1]
+		e := math.Abs(float64(s.Quantile(q)-exact)) / float64(exact)
+		worst = max(worst, e)
+		sum += e
+	}
+	t.Logf("999 quantiles of %d spans: relative error worst %.4f%%, mean %.4f%% (bound %.4f%%)", n, worst*100, sum/999*100, QuantileError*100)
+	if worst > QuantileError {
+		t.Errorf("a quantile %.4f%% off; want within %.4f%%", worst*100, QuantileError*100)
 	}
 }
