@@ -8,6 +8,7 @@ require (
 	github.com/DataDog/sketches-go v1.4.8
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/VictoriaMetrics/metrics v1.45.0
+	github.com/loov/hrtime v1.0.3
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/tickstamp/counter v0.0.0-00010101000000-000000000000
