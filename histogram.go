@@ -3,6 +3,7 @@ package counter
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -17,10 +18,11 @@ import (
 // Spans reach a Histogram in two ways:
 //
 //   - [Histogram.Record] may be called from any number of goroutines at
-//     once. It takes one of a few locks, chosen by the calling goroutine's
-//     stack, so two goroutines seldom meet; it costs two atomic
-//     read-modify-write instructions, to take the lock and to give it
-//     back.
+//     once. It takes one of a few locks, four per CPU: the one the calling
+//     goroutine claimed (known by its stack) or the first nobody has, so
+//     that goroutines recording at once each have their own. It costs two
+//     atomic read-modify-write instructions, to take the lock and to give
+//     it back.
 //   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
 //     at a time: its Record is plain loads and stores and one atomic load,
 //     with no read-modify-write and no lock, for the loops where even two
@@ -60,9 +62,15 @@ type Histogram struct {
 // collects under the lock rather than asks; padded so that two shards never
 // share a cache line.
 type shard struct {
-	mu sync.Mutex
-	r  Recorder
-	_  [64]byte
+	// owner is the stack key of the goroutine that claimed the shard, 0
+	// where none has since the last Interval. It has a cache line of its
+	// own, written only when the shard changes hands, so that a goroutine
+	// passing over a shard another claimed reads it without a miss.
+	owner atomic.Uintptr
+	_     [56]byte
+	mu    sync.Mutex
+	r     Recorder
+	_     [64]byte
 }
 
 // NewHistogram returns an empty Histogram at the package's one precision,
@@ -104,27 +112,47 @@ func (h *Histogram) RecordCPU(d Tickdelta, from, to int) {
 	s.mu.Unlock()
 }
 
-// lock locks a shard and returns it: the calling goroutine's own, chosen by
-// the address of its stack, or, where another goroutine holds that, the
-// first free one after it.
+// lock locks a shard for the calling goroutine and returns it (see
+// lockFor).
 func (h *Histogram) lock() *shard {
 	if len(h.shards) == 0 {
 		panic("counter: the zero Histogram has no shards: make one with NewHistogram")
 	}
 	var here byte
 	// The stack's address tells goroutines apart well enough: their stacks
-	// are at least 2 KB apart, and Fibonacci hashing sends neighbouring
-	// stacks to distant shards. A goroutine whose stack moves merely picks
-	// another shard.
-	i := uint64(uintptr(unsafe.Pointer(&here))>>11) * 0x9e3779b97f4a7c15 >> h.shift
-	for range h.shards {
-		s := &h.shards[i]
-		if s.mu.TryLock() {
+	// are at least 2 KB apart. A goroutine whose stack moves merely counts
+	// as another.
+	return h.lockFor(uintptr(unsafe.Pointer(&here)) >> 11)
+}
+
+// lockFor locks a shard for the goroutine whose stack key is key, and
+// returns it. It starts at a shard picked by Fibonacci hashing of the key,
+// and takes the first shard from there that it claimed itself or nobody has
+// claimed, so that two goroutines whose keys hash alike do not share one: a
+// shared shard's lock and tally would move between their CPUs at every
+// span. Where every shard is claimed by others (more goroutines record than
+// there are shards), it takes the one it started at.
+func (h *Histogram) lockFor(key uintptr) *shard {
+	start := uint64(key) * 0x9e3779b97f4a7c15 >> h.shift
+	mask := uint64(len(h.shards) - 1)
+	for k := range uint64(len(h.shards)) {
+		s := &h.shards[(start+k)&mask]
+		if o := s.owner.Load(); o != key && o != 0 {
+			continue
+		}
+		if !s.mu.TryLock() {
+			continue
+		}
+		switch s.owner.Load() {
+		case key:
+			return s
+		case 0:
+			s.owner.Store(key)
 			return s
 		}
-		i = (i + 1) & uint64(len(h.shards)-1)
+		s.mu.Unlock() // claimed meanwhile by another
 	}
-	s := &h.shards[i]
+	s := &h.shards[start]
 	s.mu.Lock()
 	return s
 }
@@ -186,9 +214,14 @@ func (h *Histogram) Interval(dst *Snapshot) {
 		r.state.CompareAndSwap(recording, askedToHand)
 	}
 	h.mu.Unlock()
-	// The Recorders run on while this collects the locked shards.
+	// The Recorders run on while this collects the locked shards. The
+	// shards' owners are forgotten, so that the goroutines recording now
+	// claim them afresh: one that has ended holds none for long.
 	for i := range h.shards {
 		s := &h.shards[i]
+		if s.owner.Load() != 0 {
+			s.owner.Store(0)
+		}
 		s.mu.Lock()
 		if t := s.r.t; t != nil && !t.empty() {
 			dst.addTally(t)
