@@ -96,3 +96,26 @@ func BenchmarkFloorPoolGetPut(b *testing.B) {
 		p.Put(x)
 	}
 }
+
+// The scaling floor: work that shares nothing, one goroutine and one per
+// CPU. Two Recorders can scale no better with the CPUs than this does.
+
+var scaleSink atomic.Uint64
+
+func BenchmarkFloorScaleSerial(b *testing.B) {
+	x := uint64(1)
+	for i := 0; b.Loop(); i++ {
+		x = x*6364136223846793005 + uint64(spans[i&4095])
+	}
+	scaleSink.Add(x)
+}
+
+func BenchmarkFloorScaleParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		x := uint64(1)
+		for i := 0; pb.Next(); i++ {
+			x = x*6364136223846793005 + uint64(spans[i&4095])
+		}
+		scaleSink.Add(x)
+	})
+}
