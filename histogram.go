@@ -30,11 +30,12 @@ import (
 //
 // A Histogram's memory is a tally of about 29 KB for each of its locks that
 // a goroutine has used (it has four per CPU, at least eight), two for each
-// Recorder (its own, and a spare to swap it for when Interval asks), and a
-// [Snapshot] of about 58 KB that gathers what Flush and Close hand over.
-// Its methods allocate only to make a tally: for a new Recorder, for a lock
-// on its first use, and where a bucket fills (2³²−1 spans of one bucket
-// between two Intervals). The zero Histogram is not usable: make one with
+// Recorder that has answered Interval (its own, and the spare it swaps it
+// for), and a [Snapshot] of about 58 KB that gathers what Flush and Close
+// hand over.
+// Its methods allocate only to make a tally: for a new Recorder and for
+// its first hand-over, for a lock on its first use, and where a bucket
+// fills (2³²−1 spans of one bucket between two Intervals). The zero Histogram is not usable: make one with
 // NewHistogram.
 type Histogram struct {
 	shards []shard

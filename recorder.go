@@ -9,10 +9,12 @@ import (
 // A Recorder counts spans into its [Histogram] from one goroutine at a time,
 // with plain loads and stores: one atomic load (a plain load on amd64), no
 // read-modify-write, no lock and no allocation while it records. It holds
-// what it counts in a tally of its own (about 29 KB; the Histogram keeps a
-// spare as large for each Recorder) until [Histogram.Interval] asks for
-// it, and hands it over when its goroutine next calls Record, RecordCPU,
-// Flush or Close. The zero Recorder is not usable: get one from
+// what it counts in a tally of its own (29 KB of counts, a 32 KB
+// allocation) until [Histogram.Interval] asks for it, and hands it over
+// when its goroutine next calls Record, RecordCPU, Flush or Close: it swaps
+// the tally for a spare one the Histogram keeps, which its first hand-over
+// allocates. So a Recorder costs two tallies in all, and allocates nothing
+// once it has answered Interval once. The zero Recorder is not usable: get one from
 // [Histogram.Recorder].
 //
 // A Recorder must not be used by two goroutines at once; one goroutine may
@@ -36,8 +38,8 @@ const (
 	askedToHand        // Interval waits for t
 )
 
-// Recorder returns a new Recorder that counts into h. It allocates its tally
-// and a spare for the Histogram, or takes them from those h already has.
+// Recorder returns a new Recorder that counts into h. It allocates its
+// tally, or takes a spare one h already has.
 func (h *Histogram) Recorder() *Recorder {
 	r := &Recorder{h: h}
 	h.mu.Lock()
@@ -200,16 +202,11 @@ func (r *Recorder) fold() {
 }
 
 // attach gives a detached Recorder an empty tally and a place among the
-// Histogram's Recorders, and makes sure the Histogram has a spare tally
-// for each Recorder, so that answering Interval allocates nothing. h.mu is
-// held.
+// Histogram's Recorders. h.mu is held.
 func (r *Recorder) attach() {
 	h := r.h
 	r.t = h.takeSpare()
 	h.recorders = append(h.recorders, r)
-	for len(h.spare) < len(h.recorders) {
-		h.spare = append(h.spare, newTally())
-	}
 	r.state.Store(recording)
 }
 
