@@ -67,8 +67,9 @@ const (
 	spreadBlocks     = 8
 	spreadFactor     = 2.5
 	stalledClockWait = time.Second
-	stallEvery       = 16 // brackets between two looks at the time for a stalled raw clock
-	extendStretches  = 4  // stretches past a starved or cut window's end a fit needs
+	stallEvery       = 16   // brackets between two looks at the time for a stalled raw clock
+	extendStretches  = 4    // stretches past a starved or cut window's end a fit needs
+	minPauseNs       = 1000 // the raw clock's least advance from one bracket to the next that may hide a pause
 )
 
 // measureCounter measures this machine's counter over window.
@@ -228,6 +229,7 @@ func (g *gathering) gather() error {
 	if g.cpu < 0 {
 		g.cpu = g.whereNow()
 	}
+	rawFrom := b.raw
 	for {
 		gapFrom := g.last
 		// Only a raw reading taken after the deadline has passed can show
@@ -254,14 +256,19 @@ func (g *gathering) gather() error {
 			g.tightGap = min(g.tightGap, gap)
 		}
 		stretched := !accepted(b.width, g.tightest)
-		paused := !accepted(gap, g.tightGap)
+		// Nothing that moves a thread fits in a microsecond of the raw
+		// clock: a gap that short is the loop's own jitter (larger with
+		// the race detector), however it compares with the least.
+		paused := !accepted(gap, g.tightGap) && b.raw-rawFrom > minPauseNs
 		moved := b.cpu >= 0 && b.cpu != g.cpu
+		rawFrom = b.raw
 		if stretched || paused || moved {
 			// The thread may have left its CPU: find out where it is
 			// before trusting another bracket, and drop this one.
 			if err := g.relocate(b.cpu); err != nil {
 				return err
 			}
+			rawFrom = g.p.raw()
 			continue
 		}
 		g.add(&b)
