@@ -268,7 +268,6 @@ func (g *gathering) gather() error {
 			if err := g.relocate(b.cpu); err != nil {
 				return err
 			}
-			rawFrom = g.p.raw()
 			continue
 		}
 		g.add(&b)
