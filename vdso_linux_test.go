@@ -73,7 +73,8 @@ func TestVdsoConcurrentProfiled(t *testing.T) {
 		pprof.StopCPUProfile()
 		// The runtime records a sample whose PC is in the vDSO as
 		// runtime._VDSO: its name in the profile says signals landed there.
-		if inVDSO := profileNames(t, &prof, "runtime._VDSO"); counter.RawReadKind() == "vdso" && !inVDSO {
+		// Only a long run is sure to be sampled there: CI's 10 M reads.
+		if inVDSO := profileNames(t, &prof, "runtime._VDSO"); counter.RawReadKind() == "vdso" && total >= 4_000_000 && !inVDSO {
 			t.Error("no profiling signal landed in the vDSO")
 		}
 	}
