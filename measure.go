@@ -67,9 +67,9 @@ const (
 	spreadBlocks     = 8
 	spreadFactor     = 2.5
 	stalledClockWait = time.Second
-	stallEvery       = 16   // brackets between two looks at the time for a stalled raw clock
-	extendStretches  = 4    // stretches past a starved or cut window's end a fit needs
-	minPauseNs       = 1000 // the raw clock's least advance from one bracket to the next that may hide a pause
+	stallEvery       = 16     // brackets between two looks at the time for a stalled raw clock
+	extendStretches  = 4      // stretches past a starved or cut window's end a fit needs
+	minPauseNs       = 10_000 // the raw clock's least advance from one bracket to the next that may hide a pause
 )
 
 // measureCounter measures this machine's counter over window.
@@ -256,9 +256,9 @@ func (g *gathering) gather() error {
 			g.tightGap = min(g.tightGap, gap)
 		}
 		stretched := !accepted(b.width, g.tightest)
-		// Nothing that moves a thread fits in a microsecond of the raw
-		// clock: a gap that short is the loop's own jitter (larger with
-		// the race detector), however it compares with the least.
+		// Nothing that moves a thread fits in 10 µs of the raw clock: a
+		// gap that short is the loop's own jitter (microseconds with the
+		// race detector), however it compares with the least.
 		paused := !accepted(gap, g.tightGap) && b.raw-rawFrom > minPauseNs
 		moved := b.cpu >= 0 && b.cpu != g.cpu
 		rawFrom = b.raw
