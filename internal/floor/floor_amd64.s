@@ -1759,7 +1759,7 @@ monotonic: // never taken: the callers above pass false
 TEXT ·stubOrdered(SB), NOSPLIT|NOFRAME, $0-16
 	CMPB mono+0(FP), $0
 	JNE  monotonic
-	LFENCE
+	LFENCE // the ordered read of Counter.Now: wait for every earlier instruction
 	RDTSC
 	SHLQ $32, DX
 	ORQ  DX, AX

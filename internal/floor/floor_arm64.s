@@ -1355,7 +1355,7 @@ monotonic: // never taken: the callers above pass false
 TEXT ·stubOrdered(SB), NOSPLIT|NOFRAME, $0-16
 	MOVBU mono+0(FP), R1
 	CBNZ  R1, monotonic
-	ISB   $15
+	ISB   $15 // the ordered read of Counter.Now: wait for every earlier instruction
 	MRS   CNTVCT_EL0, R0
 	MOVD  R0, ret+8(FP)
 	RET

@@ -115,9 +115,7 @@ func (a *arch) stubBody(r *read) []string {
 	for _, ins := range guard {
 		body = append(body, branchTo(ins, "monotonic"))
 	}
-	for _, ins := range r.seq {
-		body = append(body, code(ins))
-	}
+	body = append(body, r.seq...)
 	return append(body, a.store, "RET",
 		"monotonic: // never taken: "+r.never,
 		a.storeZero, "RET")
