@@ -58,7 +58,7 @@ func generate(a *arch) []byte {
 			b.WriteString("\n")
 			switch s.kind {
 			case unrolledKind:
-				function(&b, r.unrolled, "()", "NOSPLIT|NOFRAME, $0-8", a.unrolled(r))
+				function(&b, r.unrolled, "()", "NOSPLIT|NOFRAME, $0-8", a.unrolledBody(r))
 			case calledKind:
 				function(&b, r.called, "()", "NOSPLIT, "+a.callFrame, a.calledBody(r))
 			case stubKind:
@@ -77,9 +77,9 @@ func function(b *strings.Builder, name, params, frame string, body []string) {
 	align(b, body)
 }
 
-// unrolled is the body of r's unrolled floor: the sequence, its reading
+// unrolledBody is the body of r's unrolled floor: the sequence, its reading
 // added up, floor.Reads times, and the last reading returned.
-func (a *arch) unrolled(r *read) []string {
+func (a *arch) unrolledBody(r *read) []string {
 	body := []string{a.zero}
 	for range reads {
 		body = append(body, r.seq...)

@@ -55,8 +55,11 @@ func TestDriftIsCaught(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if errs := checkReads(a, string(src)); len(errs) != 0 {
+				t.Skipf("read_%s.s differs from the table already, as TestReadsAreTheCounterStubs reports", a.goarch)
+			}
 			for _, r := range uniqueReads(a) {
-				last := r.seq[len(r.seq)-1]
+				last := code(r.seq[len(r.seq)-1])
 				edited, ok := editInstruction(string(src), r.root, last, last+"\n\t"+code(r.seq[0]))
 				if !ok {
 					t.Fatalf("no %q in %s to edit", last, r.root)
