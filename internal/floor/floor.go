@@ -11,6 +11,10 @@
 // costs. It is internal so that no user of the counter package links it.
 package floor
 
+// floor_amd64.s and floor_arm64.s are written by floorgen from its table of
+// reads, which a test checks against the counter package's read_GOARCH.s.
+//go:generate go run ./floorgen
+
 // Reads is how many times each function of the package executes its
 // sequence.
 const Reads = 100
