@@ -21,7 +21,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 	if len(allowed) < 2 {
 		t.Skip("one CPU: nothing to check")
 	}
-	c := New(Gigahertz())
+	c := New(gigahertz())
 	hz, err := Measure()
 	if err == nil {
 		c = New(hz)
@@ -42,7 +42,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 	}
 	slices.Sort(took)
 	check, _ := checkCPUs(c.Rate())
-	l := check.Largest()
+	l := check.largest()
 	t.Logf("%d CPUs, %d brackets each: took median %v, worst %v; largest offset CPU %d %v (bound %v)",
 		len(check.CPUs), check.Brackets, took[len(took)/2], took[len(took)-1], l.CPU, l.Offset, l.Bound)
 }
