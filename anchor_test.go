@@ -62,11 +62,11 @@ func manualAnchor(t interface{ Fatal(...any) }, hz uint64, start Tickstamp) (*An
 // checks each against time.Now read around it. The bound is loose, for a
 // loaded 2-core VM and for emulation; the largest difference is logged.
 func TestAnchorTracksWallClock(t *testing.T) {
-	var clk Clock = MonotonicClock{}
+	var clk Clock = Monotonic()
 	if c, err := Discover(); err == nil {
 		clk = c
 	} else {
-		t.Logf("Discover: %v; using MonotonicClock", err)
+		t.Logf("Discover: %v; using Monotonic", err)
 	}
 	a, err := NewAnchor(clk)
 	if err != nil {
@@ -431,12 +431,12 @@ func TestAnchorLeadBounded(t *testing.T) {
 func TestAnchorLeadBackToBack(t *testing.T) {
 	emulated := os.Getenv("COUNTER_TEST_EXEC") != ""
 	t.Run("counter", func(t *testing.T) {
-		var clk Clock = MonotonicClock{}
+		var clk Clock = Monotonic()
 		slack := time.Microsecond
 		if c, err := Discover(); err == nil {
 			clk = c
 		} else {
-			t.Logf("Discover: %v; using MonotonicClock", err)
+			t.Logf("Discover: %v; using Monotonic", err)
 		}
 		if emulated {
 			slack = 3 * time.Microsecond
@@ -448,7 +448,7 @@ func TestAnchorLeadBackToBack(t *testing.T) {
 		if emulated {
 			slack = 3 * time.Microsecond
 		}
-		reanchorBackToBack(t, MonotonicClock{}, 300*time.Millisecond, slack)
+		reanchorBackToBack(t, Monotonic(), 300*time.Millisecond, slack)
 	})
 }
 
@@ -626,7 +626,7 @@ func TestAnchorConcurrent(t *testing.T) {
 		var offset atomic.Int64
 		wallNow := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 		step := func(d time.Duration) { offset.Add(int64(d)) }
-		runConcurrent(t, MonotonicClock{}, MonotonicClock{}.Now, wallNow, step)
+		runConcurrent(t, Monotonic(), Monotonic().Now, wallNow, step)
 	})
 	t.Run("counter", func(t *testing.T) {
 		c, err := Discover()
@@ -741,12 +741,12 @@ func TestAnchorTimeAllocs(t *testing.T) {
 // TestAnchorStripsMonotonic checks that converted and anchored times carry
 // no monotonic clock reading, even from a wall clock that has one.
 func TestAnchorStripsMonotonic(t *testing.T) {
-	a, err := NewAnchor(MonotonicClock{})
+	a, err := NewAnchor(Monotonic())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]time.Time{
-		"Time":     a.Time(MonotonicClock{}.Now()),
+		"Time":     a.Time(Monotonic().Now()),
 		"Anchored": a.state.Load().pair.wall,
 	} {
 		if got != got.Round(0) {

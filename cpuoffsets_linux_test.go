@@ -22,7 +22,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 		t.Skip("one CPU: nothing to check")
 	}
 	c := New(gigahertz())
-	hz, err := Measure()
+	hz, err := MeasureRate()
 	if err == nil {
 		c = New(hz)
 	}
@@ -48,7 +48,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 }
 
 func BenchmarkCPUCheck(b *testing.B) {
-	hz, err := Measure()
+	hz, err := MeasureRate()
 	if err != nil {
 		b.Skip(err)
 	}

@@ -30,7 +30,10 @@ func ExampleNew() {
 
 // Back-to-back marks: one End closes one span and opens the next.
 func ExampleCounter_End() {
-	c := counter.New(counter.Gigahertz())
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
 	t0 := c.Begin()
 	work()
 	t1 := c.End()

@@ -306,10 +306,10 @@ func TestJudgeFaultChild(t *testing.T) {
 		"runtime.exitsyscallTryGetP(0x125b5a040008?)\n\t/usr/local/go/src/runtime/proc.go:5047 +0x51 fp=0x7ffd8f0e8ff0 sp=0x7ffd8f0e8fa0 pc=0x45f771\n\n" +
 		"goroutine 8 gp=0x125b5a2321e0 m=0 mp=0xa89500 [running, locked to thread]:\n" +
 		"runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\n" +
-		"github.com/tickstamp/counter.RawMonotonicClock.Now(...)\n\t/work/main/clock.go:87\n"
+		"github.com/tickstamp/counter.rawNanos(...)\n\t/work/main/rawclock.go:40\n"
 	// The same fault with the goroutine elsewhere: the scheduler, say, ran
 	// on the flagged thread when the goroutine was preempted.
-	systemStackFault := strings.Replace(rawClockFault, "github.com/tickstamp/counter.RawMonotonicClock.Now(...)\n\t/work/main/clock.go:87\n",
+	systemStackFault := strings.Replace(rawClockFault, "github.com/tickstamp/counter.rawNanos(...)\n\t/work/main/rawclock.go:40\n",
 		"runtime.gopreempt_m(...)\n\t/usr/local/go/src/runtime/proc.go:4301\n", 1)
 	ownSystemStackFault := strings.Replace(systemStackFault, "runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\nruntime.pidleget",
 		"github.com/tickstamp/counter.stampNow(...)\n\t/work/main/read_amd64.s:20\nruntime.pidleget", 1)
