@@ -59,8 +59,9 @@ type Discovery struct {
 	Took   time.Duration // how long discovery took, measurements included
 
 	// Reported is the rate CPUID or CNTFRQ_EL0 gave, 0 where they gave
-	// none. Where a short measurement disagreed with it by more than 1%,
-	// Source is SourceMeasured and Rate is the full measurement's.
+	// none. Where a short measurement disagreed with it by more than one
+	// part in a hundred, Source is SourceMeasured and Rate is the full
+	// measurement's.
 	Reported uint64
 
 	// DisagreementPPM is how far the short measurement that checked
@@ -183,9 +184,8 @@ func DiscoverDetails() (Counter, Discovery, error) {
 // measures the rate (settle) while the per-CPU check tours the CPUs on a
 // thread of its own. The two overlap because, on a loaded machine, most of
 // the tour is waiting for the scheduler to run its thread on each CPU in
-// turn, a millisecond or more each; run after the measurement, that wait
-// added 2 to 6 ms to a 10 ms discovery with both cores of a 2-vCPU guest
-// busy. The tour's brackets need no rate; its offsets are converted once
+// turn; run after the measurement, that wait lengthened a discovery on a
+// busy guest by a large part of the measurement's window. The tour's brackets need no rate; its offsets are converted once
 // settle has one.
 func discover() (Discovery, error) {
 	return discoverWith(reported, startCPUCheck, measurer())
@@ -247,9 +247,10 @@ func settle(hz uint64, src Source, measure func(time.Duration) (measurement, err
 	return d, nil
 }
 
-// MeasureRate measures the counter's rate over a window of 10 ms of the raw
-// monotonic clock, without the checks [Discover] makes first: for a caller
-// who vouches that the counter is invariant, and makes a [Counter] with [New]
+// MeasureRate measures the counter's rate over a window of the raw
+// monotonic clock (ten milliseconds, extended where the thread was kept off
+// its CPU), without the checks [Discover] makes first: for a caller who
+// vouches that the counter is invariant, and makes a [Counter] with [New]
 // and the result. It refuses a rate outside 1 MHz to 10 GHz with an error
 // wrapping [ErrRateOutOfRange], returns [ErrNoRate] where there is no raw
 // clock, [ErrDisabled] where the counter's instruction would fault, and an
