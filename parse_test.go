@@ -461,3 +461,18 @@ func FuzzParseTickRate(f *testing.F) {
 func FuzzConversion(f *testing.F) {
 	f.Fuzz(rapid.MakeFuzz(checkBothDirections))
 }
+
+// TestZeroRateRefused checks that both ways of making a rate refuse 0 Hz
+// with the one error of a rate that is no rate, and say so.
+func TestZeroRateRefused(t *testing.T) {
+	if r, err := NewTickRate(0); err != errZeroRate || r != (TickRate{}) {
+		t.Errorf("NewTickRate(0) = %v, %v; want the zero TickRate and errZeroRate", r, err)
+	}
+	r, err := ParseTickRate("0 Hz")
+	if !errors.Is(err, errZeroRate) || r != (TickRate{}) {
+		t.Errorf("ParseTickRate(\"0 Hz\") = %v, %v; want the zero TickRate and an error wrapping errZeroRate", r, err)
+	}
+	if err != nil && !strings.Contains(err.Error(), "is zero") {
+		t.Errorf("ParseTickRate(\"0 Hz\") error %q does not say the rate is zero", err)
+	}
+}
