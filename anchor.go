@@ -20,8 +20,7 @@ import (
 // readings of the clock, several times, and the tightest bracket is kept,
 // its midpoint paired with the wall time. The pair is off by at most half
 // that bracket, [Anchor.Bound]: typically tens of nanoseconds with a
-// [Counter], about a microsecond with a [RawMonotonicClock], whose reads are
-// system calls, plus one step of a clock that advances in coarse steps. To
+// [Counter], longer with a clock whose reads are system calls, plus one step of a clock that advances in coarse steps. To
 // that a conversion adds the rate's error times the time since the pair was
 // taken (1 ppm of error is 1 µs a second), one nanosecond of rounding, and
 // whatever the wall clock has been adjusted by since: NTP slews it by up to
@@ -38,7 +37,7 @@ import (
 // reading converted on one and then a reading taken on another that has
 // seen the first's result, where the second reading is ordered after the
 // memory operations before it, as [Counter.Now], [Counter.Begin] and
-// [MonotonicClock] are (not [Counter.NowUnordered]). The anchor keeps the
+// a [Monotonic] Counter are (not [Counter.NowUnordered]). The anchor keeps the
 // line of each of its last 32 anchorings and converts a reading by the one
 // in force when it was taken, so a reading converted again converts to the
 // same time; a reading older than all 32 converts by the oldest line kept.
@@ -51,8 +50,7 @@ import (
 // wall clock backwards or a counter that ran fast, does not: converted times
 // carry on from where they were, at 63/64 of the counter's speed, until
 // they meet the new pair's line, and follow it from there. A step back of
-// 1 ms is slewed out in 64 ms, one of a second in a little over a minute;
-// [Anchor.Lag] says how much is left.
+// 1 ms is slewed out in 64 ms, one of a second in a little over a minute.
 //
 // A re-anchoring adds no lead of its own: at its cut, converted times carry
 // on from the larger of the new line and where the previous conversion had
@@ -62,10 +60,10 @@ import (
 // error among the pairs still being slewed towards, each within its
 // [Anchor.Bound] (and a step of a coarse clock), plus what the rate's error
 // and NTP's slew add up over one period. With a [Counter] that is tens of
-// nanoseconds, and [Anchor.Lag] stays below twice it, where the wall clock
-// is read from the same counter (Linux's clocksource tsc). A wall clock from
-// another source wanders against the counter, and the pairs' errors with
-// it: on a KVM guest whose wall clock is kvm-clock, by up to about 200 ns.
+// nanoseconds, and the lead of converted times over the last line stays
+// below twice it, where the wall clock is read from the same counter
+// (Linux's clocksource tsc). A wall clock from another source wanders
+// against the counter, and the pairs' errors with it: on a KVM guest whose wall clock is kvm-clock, by up to about 200 ns.
 // Only a wall clock stepped or slewed backwards, or a counter that ran fast,
 // leaves converted times further ahead, and that is slewed out as above.
 //
@@ -232,15 +230,11 @@ func (g *segment) lagAt(t Tickstamp, r TickRate) time.Duration {
 	return addLag(d, g.lag) - d
 }
 
-// ErrNoBracket is the error of an anchoring whose clock read less after the
-// wall clock than before it in every bracket: a clock that runs backwards,
-// which cannot be anchored.
-var ErrNoBracket = errors.New("counter: the clock ran backwards across the wall-clock read in every bracket")
-
 // NewAnchor returns an Anchor that converts readings of c, anchored once to
-// the wall clock ([time.Now]). It refuses a nil clock and one at the zero
-// [TickRate] (wrapping [ErrZeroRate]), and a clock that runs backwards
-// ([ErrNoBracket]). It takes about 2 µs where c is a [Counter].
+// the wall clock ([time.Now]). It refuses a nil clock, one at the zero
+// [TickRate], and a clock that runs backwards across the wall-clock read in
+// every bracket, each with an error that says which. It costs a few brackets,
+// each a read of c on either side of [time.Now].
 //
 // The anchor reads c itself only to anchor and to place a re-anchoring's
 // cut, and needs those reads ordered after the memory operations before
@@ -259,16 +253,12 @@ func newAnchor(c Clock, wall func() time.Time) (*Anchor, error) {
 		if p == nil {
 			return nil, errors.New("counter: a nil *Counter cannot be anchored")
 		}
-	case *ManualClock:
-		if p == nil {
-			return nil, errors.New("counter: a nil *ManualClock cannot be anchored")
-		}
 	}
 	r := c.Rate()
 	if r.Hertz() == 0 {
 		return nil, &wrapError{
 			msg:     "counter: a clock at 0 Hz cannot be anchored: its spans convert to nothing",
-			wrapped: ErrZeroRate,
+			wrapped: errZeroRate,
 		}
 	}
 	a := &Anchor{read: orderedRead(c), rate: r, ahead: r.Ticks(cutAhead), wall: wall}
@@ -304,7 +294,7 @@ func orderedRead(c Clock) func() Tickstamp {
 func (a *Anchor) bracket() (pair, error) {
 	b, _, _, _ := a.brackets.tightest(anchorBrackets)
 	if b.width < 0 {
-		return pair{}, ErrNoBracket
+		return pair{}, errNoBracket
 	}
 	best := pair{ticks: b.mid, wall: time.Unix(0, b.raw)}
 	if b.width%2 != 0 {
@@ -320,7 +310,7 @@ func (a *Anchor) bracket() (pair, error) {
 // Time returns the wall-clock time at which the clock read t: the anchor's
 // wall time plus the span from the anchor's reading to t, converted as by
 // [Tickdelta.Duration], plus any backward step still being slewed out (see
-// [Anchor.Lag]). t may lie before or after the anchor, by up to the
+// [Anchor]). t may lie before or after the anchor, by up to the
 // [Tickdelta] range; a span past the range of [time.Duration], about 292
 // years, saturates.
 //
@@ -335,7 +325,7 @@ func (a *Anchor) bracket() (pair, error) {
 // and a few multiplies. A conversion that meets a re-anchoring between its
 // two steps (a window of nanoseconds, unless the re-anchoring goroutine is
 // descheduled in it) also reads the clock once, as [Counter.Begin] does for
-// a [Counter]; that is a system call only for a [RawMonotonicClock].
+// a [Counter], and with its Now for any other clock.
 func (a *Anchor) Time(t Tickstamp) time.Time {
 	s := a.state.Load()
 	if next := s.next.Load(); next != nil {
@@ -367,9 +357,9 @@ func (a *Anchor) across(s, next *anchorState, t Tickstamp) segment {
 func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
 	last := s.segs[s.n-1].base
 	if c := next.cut.Load(); c != 0 {
-		return last.Add(Tickdelta(c - 1))
+		return last.add(Tickdelta(c - 1))
 	}
-	d := a.read().Add(a.ahead).Sub(last)
+	d := a.read().add(a.ahead).Sub(last)
 	if d <= 0 {
 		d = 0 // replace the newest segment, which nothing has converted by
 		if s.n == 1 {
@@ -377,7 +367,7 @@ func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
 		}
 	}
 	next.cut.CompareAndSwap(0, uint64(d)+1)
-	return last.Add(Tickdelta(next.cut.Load() - 1))
+	return last.add(Tickdelta(next.cut.Load() - 1))
 }
 
 // Reanchor pairs a fresh reading of the clock with the wall clock, as
@@ -387,8 +377,8 @@ func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
 // counter's speed until they meet it (see [Anchor]). Calling it back to
 // back leaves converted times no further ahead than calling it once a
 // second. Reanchor takes about 2 µs where the clock is a [Counter], and
-// allocates one state of about 1.4 KB. It returns [ErrNoBracket], and keeps
-// the previous pair, where the clock ran backwards in every bracket.
+// allocates one state of about 1.4 KB. It returns an error, and keeps the
+// previous pair, where the clock ran backwards in every bracket.
 func (a *Anchor) Reanchor() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -467,7 +457,7 @@ func (a *Anchor) complete(old, next *anchorState) {
 // slew of 500 ppm below 500 µs. Run returns at once with an error for a
 // period shorter than a millisecond, which would spend the goroutine's time
 // re-anchoring and keep converted readings stable for less than 30 ms, and
-// returns [ErrNoBracket] where Reanchor does.
+// returns Reanchor's error where Reanchor fails.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 	if period < minRunPeriod {
 		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be at least " + minRunPeriod.String())
@@ -491,10 +481,10 @@ func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 // but without re-anchoring, and returns the time the last pair's line gives
 // its reading minus the wall clock's, positive where the clock runs ahead.
 // It is off by up to the two pairs' bounds. Divided by the time since
-// [Anchor.Anchored], a steady drift is the rate's error (1 µs in a second is
+// the last anchoring, a steady drift is the rate's error (1 µs in a second is
 // 1 ppm) or NTP's slew of the wall clock; a sudden one is a step of the
-// wall clock. It returns [ErrNoBracket] where the clock ran backwards in
-// every bracket.
+// wall clock. It returns an error where the clock ran backwards in every
+// bracket.
 func (a *Anchor) Drift() (time.Duration, error) {
 	p, err := a.bracket()
 	if err != nil {
@@ -504,14 +494,14 @@ func (a *Anchor) Drift() (time.Duration, error) {
 	return last.wall.Add(p.ticks.Sub(last.ticks).Duration(a.rate)).Sub(p.wall), nil
 }
 
-// Lag returns how far ahead of the last pair's line [Anchor.Time] maps a
+// lag returns how far ahead of the last pair's line [Anchor.Time] maps a
 // reading taken now: zero, except while a step of the wall clock backwards
 // (or a counter that ran fast) is being slewed out, when it is what is left
 // of the step, shrinking by a 64th of the time that passes, and within twice
 // the largest recent [Anchor.Bound] after a re-anchoring that found the
 // clocks in step. Before the last re-anchoring's cut, it is the lag the
 // new pair starts with.
-func (a *Anchor) Lag() time.Duration {
+func (a *Anchor) lag() time.Duration {
 	s := a.state.Load()
 	var g segment
 	if next := s.next.Load(); next != nil {
@@ -530,7 +520,3 @@ func (a *Anchor) Lag() time.Duration {
 // far, at most, the pair it took is off. It is rounded up to the nanosecond,
 // and zero for a clock that did not advance across the wall-clock read.
 func (a *Anchor) Bound() time.Duration { return a.state.Load().pair.bound }
-
-// Anchored returns the wall-clock time of the last anchoring, without a
-// monotonic clock reading.
-func (a *Anchor) Anchored() time.Time { return a.state.Load().pair.wall }

@@ -43,12 +43,12 @@ func anchorRateGen() *rapid.Generator[uint64] {
 
 // manualAnchor returns an anchor of a manual clock at rate hz, starting at
 // start, and the fake wall clock it is anchored to.
-func manualAnchor(t interface{ Fatal(...any) }, hz uint64, start Tickstamp) (*Anchor, *ManualClock, *fakeWall) {
+func manualAnchor(t interface{ Fatal(...any) }, hz uint64, start Tickstamp) (*Anchor, *testClock, *fakeWall) {
 	r, err := NewTickRate(hz)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := NewManualClock(start, r)
+	clk := newTestClock(start, r)
 	wall := newFakeWall(anchorEpoch)
 	a, err := newAnchor(clk, wall.now)
 	if err != nil {
@@ -62,11 +62,11 @@ func manualAnchor(t interface{ Fatal(...any) }, hz uint64, start Tickstamp) (*An
 // checks each against time.Now read around it. The bound is loose, for a
 // loaded 2-core VM and for emulation; the largest difference is logged.
 func TestAnchorTracksWallClock(t *testing.T) {
-	var clk Clock = MonotonicClock{}
+	var clk Clock = Monotonic()
 	if c, err := Discover(); err == nil {
 		clk = c
 	} else {
-		t.Logf("Discover: %v; using MonotonicClock", err)
+		t.Logf("Discover: %v; using Monotonic", err)
 	}
 	a, err := NewAnchor(clk)
 	if err != nil {
@@ -143,15 +143,15 @@ func TestAnchorArithmetic(t *testing.T) {
 		}
 		// A span of d ticks from the anchor maps to exactly d.Duration(rate).
 		d := Tickdelta(rapid.OneOf(rapid.Int64(), rapid.Int64Range(-1e12, 1e12)).Draw(t, "d"))
-		tEnd := start.Add(d)
+		tEnd := start.add(d)
 		if got, want := a.Time(tEnd).Sub(wall.now()), d.Duration(r); got != want {
 			t.Fatalf("Time(anchor%+d ticks) − anchor = %v; want %v", int64(d), got, want)
 		}
 		// From any other reading, each end rounds once: within 2 ns.
 		e := Tickdelta(rapid.Int64Range(-1e12, 1e12).Draw(t, "e"))
-		if e >= 0 || d > MinTickdelta+Tickdelta(-e) {
-			if d < MaxTickdelta-Tickdelta(max(e, 0)) {
-				got := a.Time(tEnd.Add(e)).Sub(a.Time(tEnd))
+		if e >= 0 || d > minTickdelta+Tickdelta(-e) {
+			if d < maxTickdelta-Tickdelta(max(e, 0)) {
+				got := a.Time(tEnd.add(e)).Sub(a.Time(tEnd))
 				if diff := got - e.Duration(r); diff.Abs() > 2 && d.Duration(r).Abs() < time.Duration(math.MaxInt64/2) {
 					t.Fatalf("a span of %v from anchor%+d ticks = %v; want %v within 2 ns", e, int64(d), got, e.Duration(r))
 				}
@@ -163,7 +163,7 @@ func TestAnchorArithmetic(t *testing.T) {
 		if x > y {
 			x, y = y, x
 		}
-		if tx, ty := a.Time(start.Add(x)), a.Time(start.Add(y)); tx.After(ty) {
+		if tx, ty := a.Time(start.add(x)), a.Time(start.add(y)); tx.After(ty) {
 			t.Fatalf("Time(anchor%+d) = %v after Time(anchor%+d) = %v", int64(x), tx, int64(y), ty)
 		}
 	})
@@ -174,8 +174,8 @@ func TestAnchorArithmetic(t *testing.T) {
 func TestAnchorSaturates(t *testing.T) {
 	for _, hz := range []uint64{1e6, 1e9, 1e10} {
 		a, _, wall := manualAnchor(t, hz, 1<<63)
-		for _, d := range []Tickdelta{MinTickdelta, MinTickdelta + 1, -1, 1, MaxTickdelta} {
-			got := a.Time(Tickstamp(1 << 63).Add(d)).Sub(wall.now())
+		for _, d := range []Tickdelta{minTickdelta, minTickdelta + 1, -1, 1, maxTickdelta} {
+			got := a.Time(Tickstamp(1 << 63).add(d)).Sub(wall.now())
 			if want := d.Duration(a.rate); got != want {
 				t.Errorf("%d Hz: Time(anchor%+d) − anchor = %v; want %v", hz, int64(d), got, want)
 			}
@@ -214,8 +214,8 @@ func TestAnchorMonotoneAcrossReanchors(t *testing.T) {
 			last = got
 			if p, base := newestLine(a); now.Sub(base) > 0 {
 				line := p.wall.Add(now.Sub(p.ticks).Duration(r))
-				if diff := got.Sub(line) - a.Lag(); diff.Abs() > 2 {
-					t.Fatalf("Time(%v) = %v; want the line's %v plus Lag %v, within 2 ns", now, got, line, a.Lag())
+				if diff := got.Sub(line) - a.lag(); diff.Abs() > 2 {
+					t.Fatalf("Time(%v) = %v; want the line's %v plus lag %v, within 2 ns", now, got, line, a.lag())
 				}
 			}
 		}
@@ -265,12 +265,12 @@ func TestAnchorMonotoneAcrossReanchors(t *testing.T) {
 			case 3:
 				convert()
 			case 4: // a lag left alone is gone after 64 times its length
-				lag := a.Lag()
+				lag := a.lag()
 				wait := 64*lag + time.Millisecond
 				clk.Advance(wait)
 				wall.add(wait)
 				convert()
-				if got := a.Lag(); got != 0 {
+				if got := a.lag(); got != 0 {
 					t.Fatalf("Lag() = %v after %v; want 0, from %v", got, wait, lag)
 				}
 			}
@@ -308,17 +308,17 @@ func TestAnchorWallClockSteps(t *testing.T) {
 			if got := after.Sub(before) - (cutAhead + time.Nanosecond); got.Abs()-tc.wantJump.Abs() > 2 || got.Abs()-tc.wantJump.Abs() < -2 {
 				t.Errorf("a fresh reading's time moved %v across the re-anchoring; want %v within 2 ns", got, tc.wantJump)
 			}
-			if got := a.Lag(); (got - tc.wantLag).Abs() > 2 {
+			if got := a.lag(); (got - tc.wantLag).Abs() > 2 {
 				t.Errorf("Lag() = %v; want %v within 2 ns", got, tc.wantLag)
 			}
 			// Half the lag's 64 lengths later, half of it is left.
 			half := 32 * tc.wantLag
 			clk.Advance(half)
 			wall.add(half)
-			if got, want := a.Lag(), tc.wantLag/2; (got - want).Abs() > 2 {
+			if got, want := a.lag(), tc.wantLag/2; (got - want).Abs() > 2 {
 				t.Errorf("Lag() = %v after %v; want %v within 2 ns", got, half, want)
 			}
-			if got, want := a.Time(clk.Now()), wall.now().Add(a.Lag()); (got.Sub(want)).Abs() > 2 {
+			if got, want := a.Time(clk.Now()), wall.now().Add(a.lag()); (got.Sub(want)).Abs() > 2 {
 				t.Errorf("Time(now) = %v; want the wall clock plus Lag, %v", got, want)
 			}
 		})
@@ -330,7 +330,7 @@ func TestAnchorWallClockSteps(t *testing.T) {
 // the true time of that moment: so a bracket has a width, its wall read
 // lies inside it, and a pair is off by a known amount within its bound.
 type steppingClock struct {
-	m    *ManualClock
+	m    *testClock
 	step func() Tickdelta
 }
 
@@ -366,7 +366,7 @@ func TestAnchorLeadBounded(t *testing.T) {
 			const origin = Tickstamp(1 << 50)
 			maxStep := int64(r.Ticks(60 * time.Nanosecond))
 			stopped := false
-			clk := &steppingClock{m: NewManualClock(origin, r), step: func() Tickdelta {
+			clk := &steppingClock{m: newTestClock(origin, r), step: func() Tickdelta {
 				if stopped {
 					return 0
 				}
@@ -399,7 +399,7 @@ func TestAnchorLeadBounded(t *testing.T) {
 				}
 				last = got
 				lead := got.Sub(clk.trueWall(now, origin))
-				lag := a.Lag()
+				lag := a.lag()
 				maxLead, maxLag = max(maxLead, lead), max(maxLag, lag)
 				if lead > maxBound+slack {
 					t.Fatalf("re-anchoring %d: a fresh reading converts %v ahead of its wall time; want at most %v, the largest bound so far", i, lead, maxBound)
@@ -431,12 +431,12 @@ func TestAnchorLeadBounded(t *testing.T) {
 func TestAnchorLeadBackToBack(t *testing.T) {
 	emulated := os.Getenv("COUNTER_TEST_EXEC") != ""
 	t.Run("counter", func(t *testing.T) {
-		var clk Clock = MonotonicClock{}
+		var clk Clock = Monotonic()
 		slack := time.Microsecond
 		if c, err := Discover(); err == nil {
 			clk = c
 		} else {
-			t.Logf("Discover: %v; using MonotonicClock", err)
+			t.Logf("Discover: %v; using Monotonic", err)
 		}
 		if emulated {
 			slack = 3 * time.Microsecond
@@ -448,7 +448,7 @@ func TestAnchorLeadBackToBack(t *testing.T) {
 		if emulated {
 			slack = 3 * time.Microsecond
 		}
-		reanchorBackToBack(t, MonotonicClock{}, 300*time.Millisecond, slack)
+		reanchorBackToBack(t, Monotonic(), 300*time.Millisecond, slack)
 	})
 }
 
@@ -477,7 +477,7 @@ func reanchorBackToBack(t *testing.T, clk Clock, runFor, slack time.Duration) {
 		r := read()
 		now := time.Now()
 		lead := a.Time(r).Sub(now)
-		lag := a.Lag()
+		lag := a.lag()
 		maxLead, maxLag = max(maxLead, lead), max(maxLag, lag)
 		if lead > maxBound+slack {
 			t.Fatalf("after %d re-anchorings a fresh reading converts %v ahead of time.Now; want at most %v, the largest bound so far, plus %v", n+1, lead, maxBound, slack)
@@ -509,13 +509,13 @@ func TestAnchorConvertsWhileSealed(t *testing.T) {
 	clk.Advance(10 * time.Microsecond)
 	wall.add(10 * time.Microsecond)
 	t1 := clk.Now()
-	t2 := t1.Add(a.ahead + 1000)
+	t2 := t1.add(a.ahead + 1000)
 	var w1, w2 time.Time
 	var lag time.Duration
 	converted := make(chan struct{})
 	go func() {
 		defer close(converted)
-		w1, w2, lag = a.Time(t1), a.Time(t2), a.Lag()
+		w1, w2, lag = a.Time(t1), a.Time(t2), a.lag()
 	}()
 	select {
 	case <-converted:
@@ -523,7 +523,7 @@ func TestAnchorConvertsWhileSealed(t *testing.T) {
 		t.Fatal("Time waited for a re-anchoring that holds its lock")
 	}
 	cut := a.cutFor(old, next)
-	if want := t1.Add(a.ahead); cut != want {
+	if want := t1.add(a.ahead); cut != want {
 		t.Errorf("the cut a conversion fixed = %v; want %v, its read of the clock plus cutAhead", cut, want)
 	}
 	if w1.Before(before) || w2.Before(w1) {
@@ -595,8 +595,8 @@ func TestAnchorDrift(t *testing.T) {
 			if got, err := a.Drift(); err != nil || got != 0 {
 				t.Errorf("Drift() after Reanchor = %v, %v; want 0, nil", got, err)
 			}
-			if got, want := a.Anchored(), wall.now(); !got.Equal(want) {
-				t.Errorf("Anchored() = %v; want %v", got, want)
+			if got, want := a.state.Load().pair.wall, wall.now(); !got.Equal(want) {
+				t.Errorf("the last pair's wall time = %v; want %v", got, want)
 			}
 		})
 	}
@@ -615,7 +615,7 @@ func TestAnchorDrift(t *testing.T) {
 func TestAnchorConcurrent(t *testing.T) {
 	t.Parallel() // never backwards must hold however the CPUs are shared
 	t.Run("manual", func(t *testing.T) {
-		clk := NewManualClock(1<<40, Gigahertz())
+		clk := newTestClock(1<<40, gigahertz())
 		wall := newFakeWall(anchorEpoch)
 		var n atomic.Uint64
 		read := func() Tickstamp { return clk.AdvanceTicks(Tickdelta(1 + n.Add(1)%97)) }
@@ -626,7 +626,7 @@ func TestAnchorConcurrent(t *testing.T) {
 		var offset atomic.Int64
 		wallNow := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 		step := func(d time.Duration) { offset.Add(int64(d)) }
-		runConcurrent(t, MonotonicClock{}, MonotonicClock{}.Now, wallNow, step)
+		runConcurrent(t, Monotonic(), Monotonic().Now, wallNow, step)
 	})
 	t.Run("counter", func(t *testing.T) {
 		c, err := Discover()
@@ -741,13 +741,13 @@ func TestAnchorTimeAllocs(t *testing.T) {
 // TestAnchorStripsMonotonic checks that converted and anchored times carry
 // no monotonic clock reading, even from a wall clock that has one.
 func TestAnchorStripsMonotonic(t *testing.T) {
-	a, err := NewAnchor(MonotonicClock{})
+	a, err := NewAnchor(Monotonic())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]time.Time{
-		"Time":     a.Time(MonotonicClock{}.Now()),
-		"Anchored": a.Anchored(),
+		"Time":     a.Time(Monotonic().Now()),
+		"Anchored": a.state.Load().pair.wall,
 	} {
 		if got != got.Round(0) {
 			t.Errorf("%s() = %v; want no monotonic reading", name, got)
@@ -759,7 +759,7 @@ func TestAnchorStripsMonotonic(t *testing.T) {
 // re-anchoring a period, and Run returns when its context is cancelled.
 func TestAnchorRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := NewManualClock(0, Gigahertz())
+		clk := newTestClock(0, gigahertz())
 		wallNow := func() time.Time { return anchorEpoch.Add(time.Duration(clk.Now())) }
 		a, err := newAnchor(clk, wallNow)
 		if err != nil {
@@ -773,7 +773,7 @@ func TestAnchorRun(t *testing.T) {
 			clk.Advance(time.Second)
 			time.Sleep(time.Second)
 			synctest.Wait()
-			if got, want := a.Anchored(), anchorEpoch.Add(time.Duration(i)*time.Second); !got.Equal(want) {
+			if got, want := a.state.Load().pair.wall, anchorEpoch.Add(time.Duration(i)*time.Second); !got.Equal(want) {
 				t.Fatalf("after %d periods Anchored() = %v; want %v", i, got, want)
 			}
 		}
@@ -795,23 +795,20 @@ func TestAnchorRun(t *testing.T) {
 type backwardsClock struct{ n atomic.Int64 }
 
 func (c *backwardsClock) Now() Tickstamp { return Tickstamp(-c.n.Add(1)) }
-func (c *backwardsClock) Rate() TickRate { return Gigahertz() }
+func (c *backwardsClock) Rate() TickRate { return gigahertz() }
 
 func TestAnchorRefuses(t *testing.T) {
 	if _, err := NewAnchor(nil); err == nil {
 		t.Error("NewAnchor(nil) = nil error; want one")
 	}
-	if _, err := NewAnchor(NewManualClock(0, TickRate{})); !errors.Is(err, ErrZeroRate) {
-		t.Errorf("NewAnchor(zero rate) = %v; want ErrZeroRate", err)
+	if _, err := NewAnchor(newTestClock(0, TickRate{})); !errors.Is(err, errZeroRate) {
+		t.Errorf("NewAnchor(zero rate) = %v; want errZeroRate", err)
 	}
-	if _, err := NewAnchor(&backwardsClock{}); !errors.Is(err, ErrNoBracket) {
-		t.Errorf("NewAnchor(backwards clock) = %v; want ErrNoBracket", err)
+	if _, err := NewAnchor(&backwardsClock{}); !errors.Is(err, errNoBracket) {
+		t.Errorf("NewAnchor(backwards clock) = %v; want errNoBracket", err)
 	}
 	if _, err := NewAnchor((*Counter)(nil)); err == nil {
 		t.Error("NewAnchor((*Counter)(nil)) = nil error; want one")
-	}
-	if _, err := NewAnchor((*ManualClock)(nil)); err == nil {
-		t.Error("NewAnchor((*ManualClock)(nil)) = nil error; want one")
 	}
 }
 
@@ -828,7 +825,7 @@ func (c *flipClock) Now() Tickstamp {
 	}
 	return Tickstamp(c.n.Add(1))
 }
-func (c *flipClock) Rate() TickRate { return Gigahertz() }
+func (c *flipClock) Rate() TickRate { return gigahertz() }
 
 // TestAnchorClockTurnsBackwards anchors a clock that later runs backwards:
 // Reanchor refuses and keeps the previous pair, Run returns the refusal,
@@ -839,20 +836,20 @@ func TestAnchorClockTurnsBackwards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := a.Anchored()
+	before := a.state.Load().pair.wall
 	clk.back.Store(true)
-	if err := a.Reanchor(); !errors.Is(err, ErrNoBracket) {
-		t.Errorf("Reanchor = %v; want ErrNoBracket", err)
+	if err := a.Reanchor(); !errors.Is(err, errNoBracket) {
+		t.Errorf("Reanchor = %v; want errNoBracket", err)
 	}
-	if got := a.Anchored(); !got.Equal(before) {
+	if got := a.state.Load().pair.wall; !got.Equal(before) {
 		t.Errorf("after a refused Reanchor the pair is from %v; want the previous one, %v", got, before)
 	}
-	if _, err := a.Drift(); !errors.Is(err, ErrNoBracket) {
-		t.Errorf("Drift = %v; want ErrNoBracket", err)
+	if _, err := a.Drift(); !errors.Is(err, errNoBracket) {
+		t.Errorf("Drift = %v; want errNoBracket", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := a.Run(ctx, minRunPeriod); !errors.Is(err, ErrNoBracket) {
-		t.Errorf("Run = %v; want ErrNoBracket at its first re-anchoring", err)
+	if err := a.Run(ctx, minRunPeriod); !errors.Is(err, errNoBracket) {
+		t.Errorf("Run = %v; want errNoBracket at its first re-anchoring", err)
 	}
 }

@@ -29,7 +29,7 @@ func anchorClock() counter.Clock {
 	if c, err := counter.Discover(); err == nil {
 		return c
 	}
-	return counter.MonotonicClock{}
+	return counter.Monotonic()
 }
 
 func BenchmarkAnchorTime(b *testing.B) {

@@ -76,7 +76,7 @@ func benchUnrolled(b *testing.B, unrolled func() uint64) {
 }
 
 func BenchmarkCounterNow(b *testing.B) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -97,7 +97,7 @@ func BenchmarkCounterNowFenced(b *testing.B) {
 }
 
 func BenchmarkCounterNowUnordered(b *testing.B) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -107,7 +107,7 @@ func BenchmarkCounterNowUnordered(b *testing.B) {
 }
 
 func BenchmarkCounterBegin(b *testing.B) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -117,7 +117,7 @@ func BenchmarkCounterBegin(b *testing.B) {
 }
 
 func BenchmarkCounterEnd(b *testing.B) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
@@ -127,7 +127,7 @@ func BenchmarkCounterEnd(b *testing.B) {
 }
 
 func BenchmarkCounterNowCPU(b *testing.B) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	var cpus int
@@ -140,7 +140,7 @@ func BenchmarkCounterNowCPU(b *testing.B) {
 }
 
 func BenchmarkCounterSince(b *testing.B) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	start := c.Now()
 	b.ReportAllocs()
 	var acc time.Duration
@@ -151,8 +151,7 @@ func BenchmarkCounterSince(b *testing.B) {
 }
 
 // BenchmarkMonotonicNow is Now of the Counter that Monotonic returns: the
-// runtime's clock behind the assembly stub's branch, to set beside
-// BenchmarkMonotonicClockNow.
+// runtime's clock behind the assembly stub's branch.
 func BenchmarkMonotonicNow(b *testing.B) {
 	c := counter.Monotonic()
 	b.ReportAllocs()
@@ -163,22 +162,13 @@ func BenchmarkMonotonicNow(b *testing.B) {
 	sinkStamp = acc
 }
 
-func BenchmarkMonotonicClockNow(b *testing.B) {
-	var clk counter.MonotonicClock
+// BenchmarkRawClockNow is a read of the raw monotonic clock as discovery's
+// measurement reads it.
+func BenchmarkRawClockNow(b *testing.B) {
 	b.ReportAllocs()
 	var acc counter.Tickstamp
 	for b.Loop() {
-		acc += clk.Now()
-	}
-	sinkStamp = acc
-}
-
-func BenchmarkRawMonotonicClockNow(b *testing.B) {
-	var clk counter.RawMonotonicClock
-	b.ReportAllocs()
-	var acc counter.Tickstamp
-	for b.Loop() {
-		acc += clk.Now()
+		acc += counter.Tickstamp(counter.SyscallNanos())
 	}
 	sinkStamp = acc
 }

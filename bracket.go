@@ -15,7 +15,7 @@ type bracket struct {
 }
 
 // end returns the counter's second reading of the bracket.
-func (b *bracket) end() Tickstamp { return b.mid.Add(b.width - b.width/2) }
+func (b *bracket) end() Tickstamp { return b.mid.add(b.width - b.width/2) }
 
 // A clockPair is what a bracket reads: the counter, with the CPU it was read
 // on (-1 where the instruction does not say), and the raw clock in
@@ -55,7 +55,7 @@ func (p clockPair) take(b *bracket) {
 	b.raw = p.raw()
 	t1, cpu1 := p.counter()
 	b.width = t1.Sub(t0)
-	b.mid = t0.Add(b.width / 2)
+	b.mid = t0.add(b.width / 2)
 	b.cpu = cpu0
 	if cpu1 != cpu0 {
 		b.cpu = -1
@@ -67,7 +67,7 @@ func (p clockPair) take(b *bracket) {
 // it, plus 64 ticks for a counter that steps. A wider one was stretched by
 // an interrupt, a preemption or a slow read of the raw clock.
 func accepted(w, least Tickdelta) bool {
-	return w >= 0 && (least >= MaxTickdelta/4 || w <= 2*least+64)
+	return w >= 0 && (least >= maxTickdelta/4 || w <= 2*least+64)
 }
 
 // maxBrackets is the most brackets one call of tightest takes.

@@ -11,7 +11,7 @@ import "math/bits"
 const (
 	subBucketBits = 7
 	subBuckets    = 1 << subBucketBits // buckets a doubling
-	// numBuckets covers 0 to MaxTickdelta: the exact spans below
+	// numBuckets covers 0 to maxTickdelta: the exact spans below
 	// 2·subBuckets, then one row of subBuckets for each doubling from
 	// 2^(subBucketBits+1) up to 2^63.
 	numBuckets = (64 - subBucketBits) * subBuckets
@@ -24,7 +24,7 @@ const (
 const QuantileError = 1.0 / (2 * subBuckets)
 
 // bucketOf returns the bucket of a span read as unsigned: a span of 0 to
-// MaxTickdelta has a bucket below numBuckets, and a negative span, whose top
+// maxTickdelta has a bucket below numBuckets, and a negative span, whose top
 // bit is set, one at or above it, so that one bounds check catches both.
 func bucketOf(v uint64) uint64 {
 	// The doubling above the exact range that v lies in, 0 for the exact

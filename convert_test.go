@@ -232,10 +232,10 @@ func bigNearestOdd(x, y *big.Int) *big.Int {
 }
 
 func TestGigahertzTable(t *testing.T) {
-	if want := newRateTable(1e9); gigahertz != *want {
-		t.Fatalf("the written-out 1 GHz table is %+v; want %+v", gigahertz, *want)
+	if want := newRateTable(1e9); gigahertzTable != *want {
+		t.Fatalf("the written-out 1 GHz table is %+v; want %+v", gigahertzTable, *want)
 	}
-	if r, _ := NewTickRate(1e9); r != Gigahertz() {
+	if r, _ := NewTickRate(1e9); r != gigahertz() {
 		t.Fatalf("NewTickRate(1e9) = %+v; want Gigahertz", r)
 	}
 }
@@ -345,18 +345,18 @@ func TestSeedOneHertzSaturates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := MaxTickdelta.Duration(r); got != math.MaxInt64 {
-		t.Errorf("MaxTickdelta at 1 Hz = %v; want the largest duration", got)
+	if got := maxTickdelta.Duration(r); got != math.MaxInt64 {
+		t.Errorf("maxTickdelta at 1 Hz = %v; want the largest duration", got)
 	}
-	if got := MinTickdelta.Duration(r); got != math.MinInt64 {
-		t.Errorf("MinTickdelta at 1 Hz = %v; want the smallest duration", got)
+	if got := minTickdelta.Duration(r); got != math.MinInt64 {
+		t.Errorf("minTickdelta at 1 Hz = %v; want the smallest duration", got)
 	}
 }
 
 func TestSeedZeroRateRefused(t *testing.T) {
 	r, err := NewTickRate(0)
-	if err != ErrZeroRate {
-		t.Fatalf("NewTickRate(0) error = %v; want ErrZeroRate", err)
+	if err != errZeroRate {
+		t.Fatalf("NewTickRate(0) error = %v; want errZeroRate", err)
 	}
 	if r != (TickRate{}) {
 		t.Fatalf("NewTickRate(0) = %+v; want the zero TickRate", r)
@@ -375,14 +375,14 @@ func TestTickstampSubWraps(t *testing.T) {
 		{3, 10, -7},
 		{0, math.MaxUint64, 1}, // across the counter's wrap
 		{math.MaxUint64, 0, -1},
-		{1 << 63, 0, MinTickdelta},
-		{1<<63 - 1, 0, MaxTickdelta},
+		{1 << 63, 0, minTickdelta},
+		{1<<63 - 1, 0, maxTickdelta},
 	}
 	for _, tt := range tests {
 		if got := tt.t.Sub(tt.u); got != tt.want {
 			t.Errorf("Tickstamp(%d).Sub(%d) = %d; want %d", tt.t, tt.u, got, tt.want)
 		}
-		if got := tt.u.Add(tt.want); got != tt.t {
+		if got := tt.u.add(tt.want); got != tt.t {
 			t.Errorf("Tickstamp(%d).Add(%d) = %d; want %d", tt.u, tt.want, got, tt.t)
 		}
 	}

@@ -58,7 +58,8 @@ func New(rate TickRate) Counter {
 }
 
 // Monotonic returns a Counter that reads the runtime's monotonic clock, in
-// nanoseconds at [Gigahertz], on every platform: the clock [MonotonicClock]
+// nanoseconds at a rate of 1 GHz, on every platform: the clock behind
+// [time.Now]'s monotonic reading, without the wall clock time.Now also
 // reads, behind the same type as the counter, so that falling back where
 // [Discover] refuses is one line:
 //
@@ -71,16 +72,18 @@ func New(rate TickRate) Counter {
 // be subtracted across processes on one machine (on Linux CLOCK_MONOTONIC,
 // which NTP may slew by up to 500 ppm and which stops during suspend); they
 // may not be subtracted from a hardware Counter's. Every kind of read is the
-// same call into the runtime, a few tens of nanoseconds (on Linux the vDSO,
-// which reads the hardware after earlier loads have completed), and
-// [Counter.NowCPU] reports -1. The choice costs the hardware reads one
-// predictable branch.
+// same call into the runtime, and [Counter.NowCPU] reports -1. On Linux
+// that call reads through the vDSO, which reads the hardware after earlier
+// loads have completed, and on amd64 executes RDTSC wherever the kernel's
+// clocksource reads the TSC: it faults on a thread where RDTSC is made to
+// fault ([ErrDisabled]), as time.Now does. The choice costs the hardware
+// reads one predictable branch.
 func Monotonic() Counter {
-	return Counter{rate: Gigahertz(), mono: true}
+	return Counter{rate: gigahertz(), mono: true}
 }
 
 // Rate returns the rate the Counter was made with; the zero [TickRate] for
-// the zero Counter, and [Gigahertz] for [Monotonic].
+// the zero Counter, and 1 GHz for [Monotonic].
 func (c Counter) Rate() TickRate { return c.rate }
 
 // Now returns the counter's reading, in ticks at [Counter.Rate], taken after

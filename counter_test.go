@@ -21,7 +21,7 @@ type read struct {
 // depend on New, through the zero Counter too. The raw clock, a system call
 // a read, gets fewer.
 func reads(t testing.TB) []read {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	mono := counter.Monotonic()
 	var zero counter.Counter
 	n := 2_000_000
@@ -42,8 +42,7 @@ func reads(t testing.TB) []read {
 		{"Monotonic/Begin", n / 4, mono.Begin},
 		{"Monotonic/End", n / 4, mono.End},
 		{"Monotonic/NowCPU", n / 4, func() counter.Tickstamp { ts, _ := mono.NowCPU(); return ts }},
-		{"MonotonicClock", n, counter.MonotonicClock{}.Now},
-		{"RawMonotonicClock", n / 20, counter.RawMonotonicClock{}.Now},
+		{"raw", n / 20, func() counter.Tickstamp { return counter.Tickstamp(counter.SyscallNanos()) }},
 	}
 }
 
@@ -71,7 +70,7 @@ func TestReadsNeverGoBack(t *testing.T) {
 // which all read one counter, so that no kind is ahead of another.
 func TestMixedReadsNeverGoBack(t *testing.T) {
 	t.Parallel() // orders only: it holds however the CPUs are shared
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	prev := c.Now()
 	for i := range 500_000 {
 		var got [5]counter.Tickstamp
@@ -98,14 +97,10 @@ func TestReadsDoNotAllocate(t *testing.T) {
 			}
 		})
 	}
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	var cpu int
 	if got := testing.AllocsPerRun(1000, func() { sink, cpu = c.NowCPU() }); got != 0 {
 		t.Fatalf("NowCPU: %v allocations a read; want 0", got)
-	}
-	manual := counter.NewManualClock(1e6, counter.Gigahertz())
-	if got := testing.AllocsPerRun(1000, func() { sink = manual.Now() }); got != 0 {
-		t.Fatalf("ManualClock.Now: %v allocations a read; want 0", got)
 	}
 	var clk counter.Clock = c
 	if got := testing.AllocsPerRun(1000, func() { sink = clk.Now() }); got != 0 {
@@ -146,7 +141,7 @@ func TestNewKeepsRate(t *testing.T) {
 // TestNowCPURange checks that NowCPU reports -1 or a CPU number that fits
 // TSC_AUX's 12 bits, and -1 everywhere but Linux on amd64.
 func TestNowCPURange(t *testing.T) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	_, cpu := c.NowCPU()
 	t.Logf("NowCPU on %s/%s: CPU %d", runtime.GOOS, runtime.GOARCH, cpu)
 	if cpu < -1 || cpu > 0xfff {
@@ -158,15 +153,14 @@ func TestNowCPURange(t *testing.T) {
 }
 
 // TestMonotonicReadsTheMonotonicClock checks every read of the Counter that
-// Monotonic returns between two readings of MonotonicClock, which reads the
-// runtime's clock directly: each must fall between them, and NowCPU must
-// report no CPU.
+// Monotonic returns between two readings of the runtime's clock, read
+// directly: each must fall between them, at 1 GHz, and NowCPU must report
+// no CPU.
 func TestMonotonicReadsTheMonotonicClock(t *testing.T) {
 	c := counter.Monotonic()
-	if got := c.Rate(); got != counter.Gigahertz() {
-		t.Fatalf("Monotonic().Rate() = %v; want %v", got, counter.Gigahertz())
+	if got := c.Rate().Hertz(); got != 1e9 {
+		t.Fatalf("Monotonic().Rate() = %v; want 1 GHz", c.Rate())
 	}
-	var clk counter.MonotonicClock
 	cpu := func() counter.Tickstamp {
 		ts, cpu := c.NowCPU()
 		if cpu != -1 {
@@ -182,11 +176,11 @@ func TestMonotonicReadsTheMonotonicClock(t *testing.T) {
 		{"NowCPU", 0, cpu},
 	} {
 		for range 10_000 {
-			before := clk.Now()
+			before := counter.Tickstamp(counter.Nanotime())
 			got := r.f()
-			after := clk.Now()
+			after := counter.Tickstamp(counter.Nanotime())
 			if got.Sub(before) < 0 || after.Sub(got) < 0 {
-				t.Fatalf("Monotonic().%s() = %v between MonotonicClock readings %v and %v; want between them", r.name, got, before, after)
+				t.Fatalf("Monotonic().%s() = %v between the runtime clock's readings %v and %v; want between them", r.name, got, before, after)
 			}
 		}
 	}
@@ -196,7 +190,7 @@ func TestMonotonicReadsTheMonotonicClock(t *testing.T) {
 // start to a Now taken before Since, and to one taken after, converted,
 // must bracket it.
 func TestSince(t *testing.T) {
-	for _, c := range []counter.Counter{counter.New(counter.Gigahertz()), counter.Monotonic()} {
+	for _, c := range []counter.Counter{counter.New(oneGHz), counter.Monotonic()} {
 		start := c.Now()
 		for range 10_000 {
 			before := c.Now().Sub(start).Duration(c.Rate())
@@ -226,7 +220,7 @@ func TestSinceSleep(t *testing.T) {
 // saturates, and the zero Counter says 0.
 func TestSinceEdges(t *testing.T) {
 	mono := counter.Monotonic()
-	if got := mono.Since(mono.Now().Add(counter.Tickdelta(time.Hour))); got > -59*time.Minute || got < -time.Hour {
+	if got := mono.Since(addTicks(mono.Now(), counter.Tickdelta(time.Hour))); got > -59*time.Minute || got < -time.Hour {
 		t.Errorf("Since(a reading an hour ahead) = %v; want about -1h", got)
 	}
 	hertz, err := counter.NewTickRate(1)
@@ -235,14 +229,22 @@ func TestSinceEdges(t *testing.T) {
 	}
 	slow := counter.New(hertz) // a tick is a second: 2⁴⁰ ticks are past the Duration range
 	now := slow.Now()
-	if got := slow.Since(now.Add(-1 << 40)); got != math.MaxInt64 {
+	if got := slow.Since(addTicks(now, -1<<40)); got != math.MaxInt64 {
 		t.Errorf("Since(2⁴⁰ ticks of 1 s ago) = %v; want %v", got, time.Duration(math.MaxInt64))
 	}
-	if got := slow.Since(now.Add(1 << 40)); got != math.MinInt64 {
+	if got := slow.Since(addTicks(now, 1<<40)); got != math.MinInt64 {
 		t.Errorf("Since(2⁴⁰ ticks of 1 s ahead) = %v; want %v", got, time.Duration(math.MinInt64))
 	}
 	var zero counter.Counter
-	if got := zero.Since(zero.Now().Add(-1 << 40)); got != 0 {
+	if got := zero.Since(addTicks(zero.Now(), -1<<40)); got != 0 {
 		t.Errorf("zero Counter: Since = %v; want 0", got)
 	}
+}
+
+// oneGHz is the rate of 1 GHz, a Monotonic Counter's.
+var oneGHz = counter.Monotonic().Rate()
+
+// addTicks returns the reading d ticks after t, wrapping as the counter does.
+func addTicks(t counter.Tickstamp, d counter.Tickdelta) counter.Tickstamp {
+	return t + counter.Tickstamp(d)
 }

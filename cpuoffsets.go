@@ -1,7 +1,6 @@
 package counter
 
 import (
-	"errors"
 	"runtime"
 	"strconv"
 	"strings"
@@ -10,30 +9,8 @@ import (
 	"github.com/tickstamp/counter/internal/affinity"
 )
 
-// ErrCoresDisagree is wrapped by a [*CoresError]: the counters of the CPUs
-// this process may run on are offset from one another by more than the
-// measurement can explain, so a span that starts on one CPU and ends on
-// another is wrong by that offset, and may be negative. Use
-// [Monotonic] instead, or pin the process to CPUs that agree and
-// discover again.
-var ErrCoresDisagree = errors.New("counter: the CPUs' counters disagree")
-
-// A CPUOffset is one CPU's counter placed against the first CPU's.
-type CPUOffset struct {
-	CPU int // the CPU's number, as Linux counts them
-
-	// Offset is how far this CPU's counter is ahead of the first CPU's
-	// (behind, where negative) at the same instant of the raw clock,
-	// converted at the rate in use; 0 for the first CPU itself.
-	Offset time.Duration
-
-	// Bound is the largest offset the measurement can explain: an offset
-	// within ±Bound may be the measurement's alone. See [CPUCheck].
-	Bound time.Duration
-}
-
-// A CPUCheck is what [DiscoverDetails] found when it placed the counter of
-// each CPU in the process's affinity mask against the raw clock.
+// A CPUOffset is one CPU's counter placed against the first CPU's, by the
+// per-CPU check of [DiscoverDetails] (see [Discovery.CPUs]).
 //
 // A thread of the check's own, beside the one measuring the rate, is pinned
 // to each CPU in turn, first to last and back to the first, and on each CPU
@@ -50,29 +27,34 @@ type CPUOffset struct {
 //	+ the counter's step + 2 ns (the raw clock reads whole nanoseconds)
 //
 // which holds whatever the system call did inside the brackets, as long as
-// every CPU's raw clock is the same clock. On a 2-vCPU KVM guest whose raw
-// clock is a 1.3 µs system call, a bound is about 1.5 to 3 µs.
-type CPUCheck struct {
-	// CPUs are the CPUs checked, in the order visited, the first being the
-	// one the others are placed against.
-	CPUs []CPUOffset
-	// Unchecked are the CPUs of the mask that were not checked: the thread
-	// could not be pinned to them (gone offline, or out of the process's
-	// cpuset since), or could not be pinned back to the first CPU, or the
-	// tour ended because a thread's mask could not be restored. Where
-	// fewer than two CPUs were checked, CPUs is nil and Unchecked holds
-	// every CPU of the mask.
-	Unchecked []int
-	// Brackets is how many brackets were taken on each CPU visit: fewer on
-	// machines with many CPUs, so that the check stays within its budget.
-	Brackets int
-	// Took is how long the check took.
-	Took time.Duration
+// every CPU's raw clock is the same clock.
+type CPUOffset struct {
+	CPU int // the CPU's number, as Linux counts them
+
+	// Offset is how far this CPU's counter is ahead of the first CPU's
+	// (behind, where negative) at the same instant of the raw clock,
+	// converted at the rate in use; 0 for the first CPU itself.
+	Offset time.Duration
+
+	// Bound is the largest offset the measurement can explain: an offset
+	// within ±Bound may be the measurement's alone. 0 for the first CPU.
+	Bound time.Duration
 }
 
-// Largest returns the CPU whose offset is largest in size, with its offset
+// A cpuCheck is what the per-CPU check found: each CPU's offset, the CPUs
+// it could not check (see [Discovery] for both), how many brackets it took
+// on each visit (fewer on machines with many CPUs, so that the check stays
+// within its budget), and how long it took.
+type cpuCheck struct {
+	CPUs      []CPUOffset
+	Unchecked []int
+	Brackets  int
+	Took      time.Duration
+}
+
+// largest returns the CPU whose offset is largest in size, with its offset
 // and bound; the zero CPUOffset where fewer than two CPUs were checked.
-func (c *CPUCheck) Largest() CPUOffset {
+func (c *cpuCheck) largest() CPUOffset {
 	var largest CPUOffset
 	if c == nil || len(c.CPUs) < 2 {
 		return largest
@@ -86,10 +68,10 @@ func (c *CPUCheck) Largest() CPUOffset {
 	return largest
 }
 
-// Bound returns the widest bound of any CPU checked: an offset between any
+// bound returns the widest bound of any CPU checked: an offset between any
 // CPU and the first that is within it may be the measurement's alone. It is
 // 0 where fewer than two CPUs were checked.
-func (c *CPUCheck) Bound() time.Duration {
+func (c *cpuCheck) bound() time.Duration {
 	var b time.Duration
 	if c == nil || len(c.CPUs) < 2 {
 		return b
@@ -100,28 +82,22 @@ func (c *CPUCheck) Bound() time.Duration {
 	return b
 }
 
-// A CoresError is the refusal of counters that disagree between CPUs. It
-// wraps [ErrCoresDisagree]; its message names each CPU that is out of bound
-// and its offset.
-type CoresError struct {
-	Check *CPUCheck // the whole check, every CPU's offset and bound
-}
-
-func (e *CoresError) Error() string {
+// cpusError is the refusal of a check whose CPUs disagree. It wraps
+// [ErrCPUsDisagree]; its message names each CPU that is out of bound, its
+// offset and its bound.
+func cpusError(check *cpuCheck) error {
 	var b strings.Builder
 	b.WriteString("counter: the CPUs' counters disagree:")
-	first := e.Check.CPUs[0].CPU
-	for _, o := range e.Check.CPUs[1:] {
+	first := check.CPUs[0].CPU
+	for _, o := range check.CPUs[1:] {
 		if o.Offset.Abs() > o.Bound {
 			b.WriteString(" CPU " + strconv.Itoa(o.CPU) + " is " + o.Offset.String() + " from CPU " + strconv.Itoa(first) +
 				" (the measurement explains ±" + o.Bound.String() + ");")
 		}
 	}
 	b.WriteString(" use Monotonic instead, or pin the process to CPUs that agree")
-	return b.String()
+	return &wrapError{msg: b.String(), wrapped: ErrCPUsDisagree}
 }
-
-func (e *CoresError) Unwrap() error { return ErrCoresDisagree }
 
 // The per-CPU check's budget: cpuBracketBudget brackets in all, shared out
 // between the CPUs, between minCPUBrackets and maxCPUBrackets on each. A
@@ -147,17 +123,17 @@ type cpuTour struct {
 }
 
 // checkCPUs places the counter of every CPU in the affinity mask against
-// the raw clock, and refuses with a [*CoresError] where any CPU's offset
+// the raw clock, and refuses with [cpusError] where any CPU's offset
 // from the first is past its bound. It returns nil and no error where there
 // is no affinity call or the mask holds one CPU.
-func checkCPUs(rate TickRate) (*CPUCheck, error) {
+func checkCPUs(rate TickRate) (*cpuCheck, error) {
 	return startCPUCheck()(rate)
 }
 
 // startCPUCheck starts the check on the machine's CPUs and returns the
 // function that waits for it and converts its offsets at a rate, so that
 // the caller can find the rate meanwhile.
-func startCPUCheck() func(TickRate) (*CPUCheck, error) {
+func startCPUCheck() func(TickRate) (*cpuCheck, error) {
 	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin, faults: readsFault}.start()
 }
 
@@ -166,20 +142,20 @@ func startCPUCheck() func(TickRate) (*CPUCheck, error) {
 // ends the thread with it rather than hand the caller a pinned one. The
 // function it returns waits for the tour; a caller that never calls it
 // leaves the tour to end on its own.
-func (t cpuTour) start() func(TickRate) (*CPUCheck, error) {
+func (t cpuTour) start() func(TickRate) (*cpuCheck, error) {
 	cpus, err := t.allowed()
 	if err != nil || len(cpus) < 2 {
 		// No affinity call, or only one CPU to run on.
-		return func(TickRate) (*CPUCheck, error) { return nil, nil }
+		return func(TickRate) (*cpuCheck, error) { return nil, nil }
 	}
 	done := make(chan tour, 1)
 	go func() { done <- t.visit(cpus) }()
-	return func(rate TickRate) (*CPUCheck, error) { return (<-done).finish(rate) }
+	return func(rate TickRate) (*cpuCheck, error) { return (<-done).finish(rate) }
 }
 
 // A tour is what the visits found, before any rate converts it.
 type tour struct {
-	check    *CPUCheck  // all but its offsets
+	check    *cpuCheck  // all but its offsets
 	visits   []cpuVisit // nil where too few CPUs were checked
 	back     bracket    // the first CPU's second bracket
 	step     Tickdelta  // the largest counter step seen
@@ -189,7 +165,7 @@ type tour struct {
 // finish works out the offsets at rate, and refuses where one is past its
 // bound, or with ErrDisabled where the tour's thread could not read the
 // counter.
-func (r tour) finish(rate TickRate) (*CPUCheck, error) {
+func (r tour) finish(rate TickRate) (*cpuCheck, error) {
 	if r.disabled {
 		return nil, ErrDisabled
 	}
@@ -200,7 +176,7 @@ func (r tour) finish(rate TickRate) (*CPUCheck, error) {
 	check.CPUs = offsets(r.visits, r.back, rate, r.step)
 	for _, o := range check.CPUs[1:] {
 		if o.Offset.Abs() > o.Bound {
-			return check, &CoresError{Check: check}
+			return check, cpusError(check)
 		}
 	}
 	return check, nil
@@ -224,7 +200,7 @@ func (t cpuTour) visit(cpus []int) tour {
 		return tour{disabled: true}
 	}
 	start := nanotime()
-	check := &CPUCheck{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
+	check := &cpuCheck{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
 	defer func() { check.Took = time.Duration(nanotime() - start) }()
 	visits := make([]cpuVisit, 0, len(cpus))
 	back := bracket{width: -1}
@@ -274,7 +250,7 @@ func (t cpuTour) visit(cpus []int) tour {
 }
 
 // offsets places each visit against the first CPU's counter, interpolated
-// between its first bracket, visits[0], and its last, back: see [CPUCheck]
+// between its first bracket, visits[0], and its last, back: see [CPUOffset]
 // for the bound.
 func offsets(visits []cpuVisit, back bracket, rate TickRate, step Tickdelta) []CPUOffset {
 	first := visits[0].b

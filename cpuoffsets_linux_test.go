@@ -21,8 +21,8 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 	if len(allowed) < 2 {
 		t.Skip("one CPU: nothing to check")
 	}
-	c := New(Gigahertz())
-	hz, err := Measure()
+	c := New(gigahertz())
+	hz, err := MeasureRate()
 	if err == nil {
 		c = New(hz)
 	}
@@ -42,13 +42,13 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 	}
 	slices.Sort(took)
 	check, _ := checkCPUs(c.Rate())
-	l := check.Largest()
+	l := check.largest()
 	t.Logf("%d CPUs, %d brackets each: took median %v, worst %v; largest offset CPU %d %v (bound %v)",
 		len(check.CPUs), check.Brackets, took[len(took)/2], took[len(took)-1], l.CPU, l.Offset, l.Bound)
 }
 
 func BenchmarkCPUCheck(b *testing.B) {
-	hz, err := Measure()
+	hz, err := MeasureRate()
 	if err != nil {
 		b.Skip(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 
 // run makes the tour and converts its offsets at rate, as checkCPUs does
 // with the machine's.
-func (t cpuTour) run(rate TickRate) (*CPUCheck, error) { return t.start()(rate) }
+func (t cpuTour) run(rate TickRate) (*cpuCheck, error) { return t.start()(rate) }
 
 // fakeCPUs is a machine whose CPUs each have a counter at 2.5 GHz, offset
 // from true time by their own amount; every read takes time, so brackets
@@ -89,8 +90,8 @@ func TestCPUCheckAgrees(t *testing.T) {
 	}
 	// Each bracket is 1.3 µs plus two counter reads wide, the step 10 ns:
 	// a bound is (1.32 + 1.32)/2 µs + 10 ns + 2 ns.
-	if b := check.Bound(); b < 1300*time.Nanosecond || b > 1400*time.Nanosecond {
-		t.Errorf("Bound() = %v; want about 1.33 µs", b)
+	if b := check.bound(); b < 1300*time.Nanosecond || b > 1400*time.Nanosecond {
+		t.Errorf("bound() = %v; want about 1.33 µs", b)
 	}
 	if check.Brackets != maxCPUBrackets {
 		t.Errorf("Brackets = %d; want %d for 4 CPUs", check.Brackets, maxCPUBrackets)
@@ -113,16 +114,15 @@ func TestCPUCheckRefusesOffsetCPU(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeCPUs{allowed: []int{0, 1, 2, 3}, offset: tc.offset}
 			check, err := f.tour().run(fakeRate(t))
-			var ce *CoresError
-			if !errors.Is(err, ErrCoresDisagree) || !errors.As(err, &ce) {
-				t.Fatalf("error %v; want a *CoresError wrapping ErrCoresDisagree", err)
+			if !errors.Is(err, ErrCPUsDisagree) {
+				t.Fatalf("error %v; want one wrapping ErrCPUsDisagree", err)
 			}
-			if ce.Check != check {
-				t.Errorf("the error's check is not the one returned")
-			}
-			largest := check.Largest()
+			largest := check.largest()
 			if largest.CPU != tc.bad {
-				t.Errorf("Largest() = CPU %d; want CPU %d", largest.CPU, tc.bad)
+				t.Errorf("largest() = CPU %d; want CPU %d", largest.CPU, tc.bad)
+			}
+			if want := " CPU " + strconv.Itoa(tc.bad) + " is "; !strings.Contains(err.Error(), want) {
+				t.Errorf("message %q does not name the CPU out of bound (%q)", err.Error(), want)
 			}
 			if d := (largest.Offset - tc.want).Abs(); d > largest.Bound {
 				t.Errorf("largest offset %v; want %v within %v", largest.Offset, tc.want, largest.Bound)
@@ -224,12 +224,12 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 		}
 	})
 	t.Run("nil and short checks", func(t *testing.T) {
-		var none *CPUCheck
-		if none.Largest() != (CPUOffset{}) || none.Bound() != 0 {
+		var none *cpuCheck
+		if none.largest() != (CPUOffset{}) || none.bound() != 0 {
 			t.Errorf("a nil check has a largest offset or a bound")
 		}
-		one := &CPUCheck{CPUs: []CPUOffset{{CPU: 4}}}
-		if one.Largest() != (CPUOffset{}) || one.Bound() != 0 {
+		one := &cpuCheck{CPUs: []CPUOffset{{CPU: 4}}}
+		if one.largest() != (CPUOffset{}) || one.bound() != 0 {
 			t.Errorf("a one-CPU check has a largest offset or a bound")
 		}
 	})

@@ -3,6 +3,7 @@ package counter
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,10 +11,10 @@ import (
 
 // fakeMeasure returns a measurement function that measures hz (or fails
 // with err) and records the windows it was asked for.
-func fakeMeasure(hz uint64, err error, windows *[]time.Duration) func(time.Duration) (Measurement, error) {
-	return func(w time.Duration) (Measurement, error) {
+func fakeMeasure(hz uint64, err error, windows *[]time.Duration) func(time.Duration) (measurement, error) {
+	return func(w time.Duration) (measurement, error) {
 		*windows = append(*windows, w)
-		return Measurement{Hz: hz, Window: w, Ticks: Tickdelta(float64(hz) * w.Seconds())}, err
+		return measurement{Hz: hz, Window: w, Ticks: Tickdelta(float64(hz) * w.Seconds())}, err
 	}
 }
 
@@ -50,13 +51,13 @@ func TestSettle(t *testing.T) {
 		{name: "the measurement fails", measErr: failed,
 			wantErr: "measurement failed", wantWindows: []time.Duration{measureWindow}},
 		{name: "reported rate too slow", reported: 42, src: SourceFrequencyReg, noClock: true,
-			wantErr: "counter: a rate of 42 Hz is outside 1 MHz to 10 GHz"},
+			wantErr: "counter: a rate of 42 Hz (cntfrq) is outside 1 MHz to 10 GHz"},
 		{name: "measured rate too fast", measured: 10_000_000_001,
-			wantErr: "counter: a rate of 10000000001 Hz is outside 1 MHz to 10 GHz", wantWindows: []time.Duration{measureWindow}},
+			wantErr: "counter: a rate of 10000000001 Hz (measured) is outside 1 MHz to 10 GHz", wantWindows: []time.Duration{measureWindow}},
 		{name: "lowest rate", reported: 1_000_000, src: SourceCrystal, noClock: true, wantHz: 1_000_000, wantSrc: SourceCrystal},
 		{name: "highest rate", reported: 10_000_000_000, src: SourceCrystal, noClock: true, wantHz: 10_000_000_000, wantSrc: SourceCrystal},
 		{name: "just below the lowest", reported: 999_999, src: SourceCrystal, noClock: true,
-			wantErr: "counter: a rate of 999999 Hz is outside 1 MHz to 10 GHz"},
+			wantErr: "counter: a rate of 999999 Hz (cpuid-0x15) is outside 1 MHz to 10 GHz"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,8 +82,14 @@ func TestSettle(t *testing.T) {
 			if d.Rate.Hertz() != tt.wantHz || d.Source != tt.wantSrc || d.Reported != tt.reported {
 				t.Fatalf("settle = %v from %v (reported %d); want %d Hz from %v", d.Rate, d.Source, d.Reported, tt.wantHz, tt.wantSrc)
 			}
-			if (d.Measured != nil) != (tt.wantSrc == SourceMeasured) {
-				t.Errorf("Measured = %v with source %v", d.Measured, d.Source)
+			// The last measurement made: the full one where the rate was
+			// measured, else the check; none without a raw clock.
+			var wantWindow time.Duration
+			if n := len(tt.wantWindows); n > 0 {
+				wantWindow = tt.wantWindows[n-1]
+			}
+			if d.Window != wantWindow {
+				t.Errorf("Window = %v; want %v", d.Window, wantWindow)
 			}
 		})
 	}
@@ -95,20 +102,20 @@ func TestSettle(t *testing.T) {
 // starts no tour, and a failed measurement does not wait for it.
 func TestDiscoverOverlapsTheTour(t *testing.T) {
 	var events []string
-	check := &CPUCheck{Brackets: 32}
-	startCheck := func(fail error) func() func(TickRate) (*CPUCheck, error) {
-		return func() func(TickRate) (*CPUCheck, error) {
+	check := &cpuCheck{Brackets: 32, CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: time.Second, Bound: time.Microsecond}}, Unchecked: []int{2}}
+	startCheck := func(fail error) func() func(TickRate) (*cpuCheck, error) {
+		return func() func(TickRate) (*cpuCheck, error) {
 			events = append(events, "tour starts")
-			return func(r TickRate) (*CPUCheck, error) {
+			return func(r TickRate) (*cpuCheck, error) {
 				events = append(events, "tour waited for at "+r.String())
 				return check, fail
 			}
 		}
 	}
-	measure := func(err error) func(time.Duration) (Measurement, error) {
-		return func(w time.Duration) (Measurement, error) {
+	measure := func(err error) func(time.Duration) (measurement, error) {
+		return func(w time.Duration) (measurement, error) {
 			events = append(events, "measures "+w.String())
-			return Measurement{Hz: 2_600_000_000, Window: w, Ticks: 1}, err
+			return measurement{Hz: 2_600_000_000, Window: w, Ticks: 1}, err
 		}
 	}
 	reported := func(hz uint64, err error) func() (uint64, Source, error) {
@@ -117,13 +124,13 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 			return hz, SourceHypervisor, err
 		}
 	}
-	disagree := &CoresError{Check: check}
+	disagree := cpusError(check)
 	failed := errors.New("measurement failed")
 	for _, tt := range []struct {
 		name     string
 		reported func() (uint64, Source, error)
 		tourErr  error
-		measure  func(time.Duration) (Measurement, error)
+		measure  func(time.Duration) (measurement, error)
 		want     []string
 		wantErr  error
 	}{
@@ -136,7 +143,7 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 		{"the measurement fails", reported(0, nil), nil, measure(failed),
 			[]string{"platform", "tour starts", "measures 10ms"}, failed},
 		{"the cores disagree", reported(0, nil), disagree, measure(nil),
-			[]string{"platform", "tour starts", "measures 10ms", "tour waited for at 2.6 GHz"}, ErrCoresDisagree},
+			[]string{"platform", "tour starts", "measures 10ms", "tour waited for at 2.6 GHz"}, ErrCPUsDisagree},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			events = nil
@@ -147,8 +154,8 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 			if strings.Join(events, "; ") != strings.Join(tt.want, "; ") {
 				t.Fatalf("events:\n  %s\nwant:\n  %s", strings.Join(events, "; "), strings.Join(tt.want, "; "))
 			}
-			if err == nil && d.CPUs != check {
-				t.Errorf("Discovery.CPUs = %p; want the tour's check %p", d.CPUs, check)
+			if (err == nil || errors.Is(err, ErrCPUsDisagree)) && (!slices.Equal(d.CPUs, check.CPUs) || !slices.Equal(d.Unchecked, check.Unchecked)) {
+				t.Errorf("Discovery.CPUs, Unchecked = %v, %v; want the tour's %v, %v", d.CPUs, d.Unchecked, check.CPUs, check.Unchecked)
 			}
 		})
 	}
@@ -172,49 +179,66 @@ func TestDisagreementPPM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := d.DisagreementPPM(); math.Abs(got-(-998857.143)) > 0.01 {
+	if got := d.DisagreementPPM; math.Abs(got-(-998857.143)) > 0.01 {
 		t.Errorf("DisagreementPPM = %v; want about -998857.143", got)
 	}
-	if got := (Discovery{}).DisagreementPPM(); got != 0 {
-		t.Errorf("DisagreementPPM without a check = %v; want 0", got)
+	if d.Source != SourceMeasured || d.Window != measureWindow {
+		t.Errorf("source %v, window %v; want the full measurement's", d.Source, d.Window)
+	}
+	d, err = settle(3_000_000_000, SourceCrystal, fakeMeasure(3_000_300_000, nil, &windows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.DisagreementPPM; math.Abs(got-100) > 0.001 {
+		t.Errorf("DisagreementPPM = %v; want 100", got)
+	}
+	if d.Source != SourceCrystal || d.Window != crossCheckWindow {
+		t.Errorf("source %v, window %v; want the reported rate's, and the check's window", d.Source, d.Window)
+	}
+	d, err = settle(0, SourceNone, fakeMeasure(3_000_000_000, nil, &windows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.DisagreementPPM != 0 {
+		t.Errorf("DisagreementPPM without a check = %v; want 0", d.DisagreementPPM)
 	}
 }
 
-func TestRateError(t *testing.T) {
+func TestRateOutOfRange(t *testing.T) {
 	_, err := settle(42, SourceCrystal, nil)
 	if !errors.Is(err, ErrRateOutOfRange) {
 		t.Fatalf("error %v does not wrap ErrRateOutOfRange", err)
 	}
-	var re *RateError
-	if !errors.As(err, &re) || re.Hz != 42 || re.Source != SourceCrystal {
-		t.Fatalf("errors.As gave %+v; want the rate, 42 Hz, from cpuid-0x15", re)
+	if want := "counter: a rate of 42 Hz (cpuid-0x15) is outside 1 MHz to 10 GHz"; err.Error() != want {
+		t.Fatalf("message %q; want %q, with the rate and its source", err.Error(), want)
 	}
 }
 
 func TestMeasureRate(t *testing.T) {
 	var windows []time.Duration
-	if _, err := measureRate(nil); err != ErrNoRate {
+	if _, err := measureRateWith(nil); err != ErrNoRate {
 		t.Errorf("measureRate without a raw clock: %v; want ErrNoRate", err)
 	}
-	if r, err := measureRate(fakeMeasure(24_000_000, nil, &windows)); err != nil || r.Hertz() != 24_000_000 {
+	if r, err := measureRateWith(fakeMeasure(24_000_000, nil, &windows)); err != nil || r.Hertz() != 24_000_000 {
 		t.Errorf("measureRate = %v, %v; want 24 MHz", r, err)
 	}
-	if _, err := measureRate(fakeMeasure(42, nil, &windows)); err == nil || err.Error() != "counter: a rate of 42 Hz is outside 1 MHz to 10 GHz" {
+	if _, err := measureRateWith(fakeMeasure(42, nil, &windows)); err == nil || err.Error() != "counter: a rate of 42 Hz (measured) is outside 1 MHz to 10 GHz" {
 		t.Errorf("measureRate of 42 Hz: %v; want the range refusal", err)
 	}
 	failed := errors.New("measurement failed")
-	if _, err := measureRate(fakeMeasure(0, failed, &windows)); err != failed {
+	if _, err := measureRateWith(fakeMeasure(0, failed, &windows)); err != failed {
 		t.Errorf("measureRate error %v; want %v", err, failed)
 	}
 }
 
 func TestRefusalMessages(t *testing.T) {
 	for err, want := range map[error]string{
-		ErrNotInvariant:    "counter: CPUID does not promise an invariant time-stamp counter",
-		ErrNoRate:          "counter: CPUID reports no rate and there is no raw clock here to measure one against",
-		ErrDisabled:        "counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)",
-		ErrMeasure:         "counter: could not measure the rate",
-		&RateError{Hz: 42}: "counter: a rate of 42 Hz is outside 1 MHz to 10 GHz",
+		ErrNotInvariant:               "counter: CPUID does not promise an invariant time-stamp counter",
+		ErrNoRate:                     "counter: CPUID reports no rate and there is no raw clock here to measure one against",
+		ErrDisabled:                   "counter: RDTSC faults on this thread (prctl PR_TSC_SIGSEGV)",
+		ErrMeasure:                    "counter: could not measure the rate",
+		ErrCPUsDisagree:               "counter: the CPUs' counters disagree",
+		rateError(42, SourceMeasured): "counter: a rate of 42 Hz (measured) is outside 1 MHz to 10 GHz",
 	} {
 		if err.Error() != want {
 			t.Errorf("message %q; want %q", err.Error(), want)
@@ -228,9 +252,8 @@ func TestRefusalMessages(t *testing.T) {
 func TestDiscoverHere(t *testing.T) {
 	c, d, err := DiscoverDetails()
 	t.Logf("Discover: %v from %v in %v, reported %d Hz; error %v", d.Rate, d.Source, d.Took, d.Reported, err)
-	if d.Measured != nil {
-		t.Logf("measured %d Hz over %v, %d of %d brackets kept, spread %.3f ppm, %d segments",
-			d.Measured.Hz, d.Measured.Window, d.Measured.Kept, d.Measured.Brackets, d.Measured.SpreadPPM, d.Measured.Segments)
+	if d.Window != 0 {
+		t.Logf("last measurement over %v, spread %.3f ppm; disagreement %.3f ppm", d.Window, d.SpreadPPM, d.DisagreementPPM)
 	}
 	if err != nil {
 		if backend != "nanotime" {

@@ -23,9 +23,9 @@
 //     goroutine; [Counter.Begin] and [Counter.End] fence both sides, for
 //     timing code of tens of nanoseconds.
 //   - Refusals. Discover refuses a counter it cannot vouch for, each time
-//     with a typed error whose doc says what to read instead:
-//     [ErrNotInvariant], [ErrDisabled], [ErrCoresDisagree], [ErrNoRate],
-//     [ErrMeasure] and [*RateError].
+//     with an error that is, or wraps, a sentinel whose doc says what to
+//     read instead: [ErrNotInvariant], [ErrDisabled], [ErrCPUsDisagree],
+//     [ErrNoRate], [ErrMeasure] and [ErrRateOutOfRange].
 //   - Distributions. A [Histogram] keeps spans as ticks on the hot path:
 //     a [Recorder] for each goroutine that records, or
 //     [Histogram.Record] from any goroutine. A reporter takes what was

@@ -11,28 +11,28 @@ const (
 	BeginEnd
 )
 
-// FloorSpans is how many empty spans [Counter.Floor] measures.
-const FloorSpans = 10000
+// floorSpans is how many empty spans [Counter.Floor] measures.
+const floorSpans = 10000
 
-// Floor fills dst with the distribution of FloorSpans empty spans of the
+// Floor fills dst with the distribution of ten thousand empty spans of the
 // pair p, read back to back on the calling goroutine: what a span of that
 // pair reads with no code between its reads. Every span of that pair holds
 // the same cost of the reads themselves, in whole steps of the counter (0
 // where the counter steps less often than it is read), so a span's time in
 // the code alone is the span less this floor: [Snapshot.QuantileLess] takes
 // the floor's median. A value of p other than the two named measures NowNow.
-// Floor takes as long as FloorSpans pairs of reads, and allocates only to
+// Floor takes as long as ten thousand pairs of reads, and allocates only to
 // give a zero dst its buckets.
 func (c Counter) Floor(p Pair, dst *Snapshot) {
-	dst.Reset()
+	dst.reset()
 	if p == BeginEnd {
-		for range FloorSpans {
+		for range floorSpans {
 			t0 := c.Begin()
 			dst.record(c.End().Sub(t0))
 		}
 		return
 	}
-	for range FloorSpans {
+	for range floorSpans {
 		t0 := c.Now()
 		dst.record(c.Now().Sub(t0))
 	}

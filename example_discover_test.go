@@ -17,7 +17,7 @@ func ExampleDiscover() {
 		clock = c
 	} else {
 		log.Printf("no counter to time with (%v): using the monotonic clock", err)
-		clock = counter.MonotonicClock{}
+		clock = counter.Monotonic()
 	}
 
 	start := clock.Now()
@@ -40,7 +40,7 @@ func ExampleDiscoverDetails() {
 		return
 	}
 	log.Printf("counter at %v from %v, found in %v", c.Rate(), d.Source, d.Took)
-	if m := d.Measured; m != nil {
-		log.Printf("measured over %v, %d of %d brackets kept, spread %.3f ppm", m.Window, m.Kept, m.Brackets, m.SpreadPPM)
+	if d.Window != 0 {
+		log.Printf("last measurement over %v: spread %.3f ppm, %.3f ppm from the reported rate", d.Window, d.SpreadPPM, d.DisagreementPPM)
 	}
 }

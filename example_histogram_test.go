@@ -76,7 +76,8 @@ func ExampleSnapshot_Quantile() {
 	fmt.Println("p50", s.Quantile(0.5), "(exact: 500000)")
 	fmt.Println("p99", s.Quantile(0.99), "(exact: 990000)")
 	// At 1 GHz a tick is a nanosecond.
-	fmt.Println("p99", s.Quantile(0.99).Duration(counter.Gigahertz()))
+	oneGHz, _ := counter.NewTickRate(1e9)
+	fmt.Println("p99", s.Quantile(0.99).Duration(oneGHz))
 	// Output:
 	// 1000 spans, 1 negative
 	// min 1000 ticks max 1000000 ticks

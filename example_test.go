@@ -2,8 +2,10 @@ package counter_test
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"log"
+	"math"
 	"time"
 
 	"github.com/tickstamp/counter"
@@ -60,10 +62,10 @@ func ExampleTickRate_Ticks() {
 }
 
 // A span past what a time.Duration holds saturates to its end.
-func ExampleMaxTickdelta() {
+func ExampleTickdelta_Duration_saturates() {
 	slow, _ := counter.NewTickRate(1)
-	fmt.Println(counter.MaxTickdelta.Duration(slow) == time.Duration(1<<63-1))
-	fmt.Println(counter.MinTickdelta.Duration(slow) == time.Duration(-1<<63))
+	fmt.Println(counter.Tickdelta(math.MaxInt64).Duration(slow) == time.Duration(math.MaxInt64))
+	fmt.Println(counter.Tickdelta(math.MinInt64).Duration(slow) == time.Duration(math.MinInt64))
 	// Output:
 	// true
 	// true
@@ -97,7 +99,8 @@ func ExampleParseTickRate() {
 	// counter: tickrate "1.5 Hz" is not a whole number of hertz
 }
 
-// A rate and readings sit in a config as text, and come back exactly.
+// A rate sits in a config as text, and a reading as a plain integer; both
+// come back exactly.
 func ExampleTickRate_MarshalText() {
 	type config struct {
 		Rate  counter.TickRate  `json:"rate"`
@@ -108,26 +111,23 @@ func ExampleTickRate_MarshalText() {
 	fmt.Println(string(b))
 
 	var c config
-	if err := json.Unmarshal([]byte(`{"rate": "19.2 MHz", "epoch": "42 ticks"}`), &c); err != nil {
+	if err := json.Unmarshal([]byte(`{"rate": "19.2 MHz", "epoch": 42}`), &c); err != nil {
 		panic(err)
 	}
 	fmt.Println(c.Rate, c.Epoch)
 	// Output:
-	// {"rate":"2.3 GHz","epoch":"123456789 ticks"}
+	// {"rate":"2.3 GHz","epoch":123456789}
 	// 19.2 MHz 42 ticks
 }
 
-// Readings and spans travel as text, in logs and configs, and parse back to
-// the same value; a malformed one is refused with an error that says why.
-func ExampleParseTickdelta() {
-	d, err := counter.ParseTickdelta("-1500 ticks")
-	fmt.Println(d, err)
-	t, err := counter.ParseTickstamp("1000")
-	fmt.Println(t, err)
-	_, err = counter.ParseTickdelta("12 ms")
-	fmt.Println(err)
-	// Output:
-	// -1500 ticks <nil>
-	// 1000 ticks <nil>
-	// counter: tickdelta "12 ms" has a unit other than "ticks"
+// A rate is a command-line flag through flag.TextVar.
+func ExampleTickRate_UnmarshalText() {
+	fs := flag.NewFlagSet("service", flag.ContinueOnError)
+	var rate counter.TickRate
+	fs.TextVar(&rate, "rate", counter.TickRate{}, "the counter's rate, where discovery cannot find it")
+	if err := fs.Parse([]string{"-rate", "24MHz"}); err != nil {
+		panic(err)
+	}
+	fmt.Println(rate, rate.Hertz())
+	// Output: 24 MHz 24000000
 }

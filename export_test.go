@@ -12,11 +12,13 @@ var NowSequence = nowSequence
 func NowFenced() Tickstamp { return Tickstamp(stampFenced(false)) }
 
 // BracketNanos reads the raw clock as the brackets of the per-CPU check and
-// the watch do (see RawReadKind); SyscallNanos reads it as
-// RawMonotonicClock and discovery's measurement do.
+// the watch do (see RawReadKind); SyscallNanos reads it as discovery's
+// measurement does; Nanotime reads the runtime's monotonic clock, which a
+// Monotonic Counter reads.
 var (
 	BracketNanos = bracketNanos
 	SyscallNanos = rawNanos
+	Nanotime     = nanotime
 )
 
 // TightestBracket returns the width, in ticks, of the narrowest of

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -53,11 +54,11 @@ func TestRefusesFaultingThread(t *testing.T) {
 	if c, err := Discover(); err != ErrDisabled || c != (Counter{}) {
 		t.Errorf("Discover() = %v, %v; want the zero Counter, ErrDisabled", c, err)
 	}
-	if c, d, err := DiscoverDetails(); err != ErrDisabled || c != (Counter{}) || d != (Discovery{}) {
+	if c, d, err := DiscoverDetails(); err != ErrDisabled || c != (Counter{}) || !reflect.DeepEqual(d, Discovery{}) {
 		t.Errorf("DiscoverDetails() = %v, %+v, %v; want zero values and ErrDisabled", c, d, err)
 	}
-	if r, err := Measure(); err != ErrDisabled || r != (TickRate{}) {
-		t.Errorf("Measure() = %v, %v; want the zero TickRate, ErrDisabled", r, err)
+	if r, err := MeasureRate(); err != ErrDisabled || r != (TickRate{}) {
+		t.Errorf("MeasureRate() = %v, %v; want the zero TickRate, ErrDisabled", r, err)
 	}
 }
 
@@ -78,8 +79,8 @@ func TestRunsWhereReadsDoNotFault(t *testing.T) {
 			if _, err := Discover(); errors.Is(err, ErrDisabled) {
 				t.Errorf("Discover() = %v", err)
 			}
-			if _, err := Measure(); errors.Is(err, ErrDisabled) {
-				t.Errorf("Measure() = %v", err)
+			if _, err := MeasureRate(); errors.Is(err, ErrDisabled) {
+				t.Errorf("MeasureRate() = %v", err)
 			}
 		})
 	}
@@ -151,11 +152,10 @@ func faultChild() {
 	}
 	_, err := Discover()
 	println("discover:", errString(err))
-	_, err = Measure()
+	_, err = MeasureRate()
 	println("measure:", errString(err))
-	var raw RawMonotonicClock
-	a := raw.Now()
-	b := raw.Now()
+	a := rawNanos()
+	b := rawNanos()
 	println("raw reads:", a > 0 && b >= a)
 	if err := setTSCMode(unix.PR_TSC_ENABLE); err != nil {
 		println("clearing:", err.Error())
@@ -221,7 +221,7 @@ func judgeFaultChild(out string, exited0, killedBySEGV bool) (outcome string, pr
 	// The recommended clock is a raw system call, which runs none of the
 	// scheduler's clock reads: no fault may come while a goroutine is in it,
 	// on its own stack or on the system stack beneath it.
-	for _, f := range []string{"github.com/tickstamp/counter.RawMonotonicClock.Now(", "github.com/tickstamp/counter.rawNanos("} {
+	for _, f := range []string{"github.com/tickstamp/counter.rawNanos("} {
 		if strings.Contains(out, "\n"+f) {
 			return "", errors.New("a fault came while reading the raw clock, which ErrDisabled's doc recommends: " + f)
 		}
@@ -306,10 +306,10 @@ func TestJudgeFaultChild(t *testing.T) {
 		"runtime.exitsyscallTryGetP(0x125b5a040008?)\n\t/usr/local/go/src/runtime/proc.go:5047 +0x51 fp=0x7ffd8f0e8ff0 sp=0x7ffd8f0e8fa0 pc=0x45f771\n\n" +
 		"goroutine 8 gp=0x125b5a2321e0 m=0 mp=0xa89500 [running, locked to thread]:\n" +
 		"runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\n" +
-		"github.com/tickstamp/counter.RawMonotonicClock.Now(...)\n\t/work/main/clock.go:87\n"
+		"github.com/tickstamp/counter.rawNanos(...)\n\t/work/main/rawclock.go:40\n"
 	// The same fault with the goroutine elsewhere: the scheduler, say, ran
 	// on the flagged thread when the goroutine was preempted.
-	systemStackFault := strings.Replace(rawClockFault, "github.com/tickstamp/counter.RawMonotonicClock.Now(...)\n\t/work/main/clock.go:87\n",
+	systemStackFault := strings.Replace(rawClockFault, "github.com/tickstamp/counter.rawNanos(...)\n\t/work/main/rawclock.go:40\n",
 		"runtime.gopreempt_m(...)\n\t/usr/local/go/src/runtime/proc.go:4301\n", 1)
 	ownSystemStackFault := strings.Replace(systemStackFault, "runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\nruntime.pidleget",
 		"github.com/tickstamp/counter.stampNow(...)\n\t/work/main/read_amd64.s:20\nruntime.pidleget", 1)

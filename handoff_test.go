@@ -225,7 +225,7 @@ func readingCheck(read func() counter.Tickstamp) func(uint64) (int64, bool) {
 // goroutines on different CPUs: no receiver's reading may be behind the one
 // it loaded before taking it.
 func TestHandoffOrderedReads(t *testing.T) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	mono := counter.Monotonic()
 	b := budgetFor(t)
 	for _, k := range []struct {
@@ -257,7 +257,7 @@ func TestHandoffOrderedReads(t *testing.T) {
 // guest showed it in 5.7% of handoffs), so the count is logged, not
 // asserted; TestHandoffHarnessCounts checks that the harness would count it.
 func TestHandoffUnordered(t *testing.T) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	publish := func() uint64 { return uint64(c.NowUnordered()) }
 	r := runHandoffs(t, budgetFor(t), publish, readingCheck(c.NowUnordered))
 	var behind string
@@ -272,7 +272,7 @@ func TestHandoffUnordered(t *testing.T) {
 // seventh reading is one tick behind what it loaded: the harness must count
 // exactly those, so a backward read cannot pass unseen.
 func TestHandoffHarnessCounts(t *testing.T) {
-	c := counter.New(counter.Gigahertz())
+	c := counter.New(oneGHz)
 	calls := 0
 	check := func(loaded uint64) (int64, bool) {
 		calls++
@@ -295,8 +295,8 @@ func TestHandoffHarnessCounts(t *testing.T) {
 // taken; a handoff where the receiver was held up longer than that is not
 // judged, and counted apart.
 func TestHandoffAnchor(t *testing.T) {
-	c := counter.New(counter.Gigahertz())
-	if rate, err := counter.Measure(); err == nil {
+	c := counter.New(oneGHz)
+	if rate, err := counter.MeasureRate(); err == nil {
 		c = counter.New(rate) // converted times then track the wall clock, as in use
 	} else {
 		t.Logf("no measured rate (%v): converting at 1 GHz", err)

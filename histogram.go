@@ -11,7 +11,7 @@ import (
 // A Histogram collects spans as a distribution, in ticks, on the hot path,
 // so that a reporter can read their median, 99th percentile and maximum
 // later with [Histogram.Interval] and convert those to time there. It keeps
-// every span from 0 to [MaxTickdelta] with a relative error of at most
+// every span from 0 to 2⁶³−1 ticks with a relative error of at most
 // [QuantileError], counts, sums and bounds them exactly, and counts negative
 // spans apart.
 //
@@ -85,7 +85,7 @@ func NewHistogram() *Histogram {
 		h.shards[i].r.h = h
 		h.shards[i].r.state.Store(recording)
 	}
-	h.pending.Reset()
+	h.pending.reset()
 	return h
 }
 
@@ -99,16 +99,6 @@ func (h *Histogram) Record(d Tickdelta) {
 		h.first(s)
 	}
 	s.r.Record(d)
-	s.mu.Unlock()
-}
-
-// RecordCPU counts a span as [Recorder.RecordCPU] does, from any goroutine.
-func (h *Histogram) RecordCPU(d Tickdelta, from, to int) {
-	s := h.lock()
-	if s.r.t == nil {
-		h.first(s)
-	}
-	s.r.RecordCPU(d, from, to)
 	s.mu.Unlock()
 }
 
@@ -208,7 +198,7 @@ const handoverWait = time.Millisecond
 func (h *Histogram) Interval(dst *Snapshot) {
 	h.interval.Lock()
 	defer h.interval.Unlock()
-	dst.Reset()
+	dst.reset()
 	h.mu.Lock()
 	for _, r := range h.recorders {
 		r.state.CompareAndSwap(recording, askedToHand)
@@ -237,7 +227,7 @@ func (h *Histogram) Interval(dst *Snapshot) {
 	h.handed, h.handedNext = h.handedNext, nil
 	dst.Merge(&h.pending)
 	if h.pending.count != 0 || h.pending.negative != 0 || h.pending.migrated != 0 {
-		h.pending.Reset()
+		h.pending.reset()
 	}
 	h.mu.Unlock()
 	for _, t := range handed {

@@ -102,8 +102,8 @@ func TestFullBucketHandsOver(t *testing.T) {
 	if s.hi != 1 || s.lo != 1<<62-6 {
 		t.Fatalf("sum %d:%d; want the 128-bit sum of the spans, 1:2⁶²−6", s.hi, s.lo)
 	}
-	if s.Sum() != MaxTickdelta {
-		t.Fatalf("Sum() = %d; want MaxTickdelta for a sum past it", s.Sum())
+	if s.Sum() != maxTickdelta {
+		t.Fatalf("Sum() = %d; want maxTickdelta for a sum past it", s.Sum())
 	}
 	// (2⁶⁴ + 2⁶² − 6) / 3 = 7686143364045646504⅔, rounded up.
 	if want := Tickdelta(7686143364045646505); s.Mean() != want {
@@ -281,7 +281,7 @@ func checkSnapshot(t rapid.TB, s *Snapshot, spans []Tickdelta) {
 	if s.Min() != kept[0] || s.Max() != kept[len(kept)-1] {
 		t.Fatalf("min %d, max %d; want %d and %d", s.Min(), s.Max(), kept[0], kept[len(kept)-1])
 	}
-	wantSum := MaxTickdelta
+	wantSum := maxTickdelta
 	if sum.IsInt64() {
 		wantSum = Tickdelta(sum.Int64())
 	}
@@ -335,9 +335,9 @@ func TestMergeIsRecordingTogether(t *testing.T) {
 		a := rapid.SliceOfN(spanGen(), 0, 500).Draw(t, "a")
 		b := rapid.SliceOfN(spanGen(), 0, 500).Draw(t, "b")
 		var sa, sb Snapshot
-		sa.Reset() // record needs a Snapshot that has been Reset
+		sa.reset() // record needs a Snapshot that has been Reset
 
-		sb.Reset()
+		sb.reset()
 		for _, d := range a {
 			sa.record(d)
 		}
@@ -362,7 +362,7 @@ func TestHugeSpansKeepOneTally(t *testing.T) {
 	tally := r.t
 	const n = 100_000
 	for range n {
-		r.Record(MaxTickdelta)
+		r.Record(maxTickdelta)
 	}
 	if r.t != tally || len(h.handed) != 0 {
 		t.Fatalf("the Recorder handed %d tallies over for a sum past 2⁶⁴; want none", len(h.handed))
@@ -373,8 +373,8 @@ func TestHugeSpansKeepOneTally(t *testing.T) {
 	want := new(big.Int).Mul(big.NewInt(n), big.NewInt(math.MaxInt64))
 	got := new(big.Int).Lsh(new(big.Int).SetUint64(s.hi), 64)
 	got.Add(got, new(big.Int).SetUint64(s.lo))
-	if got.Cmp(want) != 0 || s.Mean() != MaxTickdelta || s.Count() != n {
-		t.Fatalf("sum %s, mean %d, count %d; want %s, MaxTickdelta, %d", got, s.Mean(), s.Count(), want, n)
+	if got.Cmp(want) != 0 || s.Mean() != maxTickdelta || s.Count() != n {
+		t.Fatalf("sum %s, mean %d, count %d; want %s, maxTickdelta, %d", got, s.Mean(), s.Count(), want, n)
 	}
 }
 

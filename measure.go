@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// A Measurement is the counter's rate measured against the raw monotonic
+// A measurement is the counter's rate measured against the raw monotonic
 // clock over a window, with what the measurement can vouch for.
-type Measurement struct {
+type measurement struct {
 	Hz     uint64        // the rate, in hertz, rounded to the nearest
 	Window time.Duration // the raw clock's time from the first bracket kept to the last
 	Ticks  Tickdelta     // the counter's ticks over the same time, at the rate measured
@@ -24,17 +24,16 @@ type Measurement struct {
 
 	// SpreadPPM is how far, in parts per million, a measurement made again
 	// the same way typically lands from the true rate: an estimate of its
-	// standard deviation, so that about 95% of repeats land within twice
-	// SpreadPPM. It is the jackknife's standard error over eight blocks of
-	// the window, times 2.5: the errors of neighbouring stretches are
-	// shared (the raw clock's offset against the counter wanders by 5 to
-	// 15 ns over milliseconds on a VM), so the scatter of the bins about
-	// the line understates repeats about 4×, and even eight blocks
-	// understate them; the factor is what repeat measurements against a
-	// 10 s reference needed (see TestDiscoveryReport). Under heavy load
-	// the tail is longer still: treat it as an estimate, not a bound. It
-	// is +Inf where the kept bins fill fewer than two of the eight blocks
-	// of the window, too few to say how far a repeat lands.
+	// standard deviation. It is the jackknife's standard error over
+	// spreadBlocks blocks of the window, times spreadFactor: the errors of
+	// neighbouring stretches are shared (the raw clock's offset against the
+	// counter wanders over milliseconds on a VM), so the scatter of the bins
+	// about the line understates repeats, and even the blocks understate
+	// them; the factor is what repeat measurements against a long reference
+	// needed (see TestDiscoveryReport). Under heavy load the tail is longer
+	// still: it is an estimate, not a bound. It is +Inf where the kept bins
+	// fill fewer than two of the blocks, too few to say how far a repeat
+	// lands.
 	SpreadPPM float64
 
 	// Starved is how many windows were measured again because the thread
@@ -84,7 +83,7 @@ const (
 // slope alone. Where readCPU does not use RDTSCP (a CPU without it, or a
 // system other than Linux, which does not put the CPU in TSC_AUX), it is
 // LFENCE; RDTSC, which waits for the system call to return just as well.
-func measureCounter(window time.Duration) (Measurement, error) {
+func measureCounter(window time.Duration) (measurement, error) {
 	return clockPair{counter: readCPU, raw: bracketNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
 }
 
@@ -111,7 +110,7 @@ func (b *bin) meanY(base Tickstamp) float64 {
 // by where in the window they fell and on which CPU.
 type gathering struct {
 	p        clockPair
-	m        Measurement
+	m        measurement
 	window   int64     // ns of the raw clock
 	raw0     int64     // the raw clock at the first bracket
 	base     Tickstamp // the counter at the first bracket
@@ -140,7 +139,7 @@ type gathering struct {
 // (AMD's counters advance in steps of about 10 ns): 10 to 20 ns, which over
 // 10 ms is one or two parts per million. Thousands of brackets spread over
 // the window average much of that away.
-func (p clockPair) measure(window time.Duration) (Measurement, error) {
+func (p clockPair) measure(window time.Duration) (measurement, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	starved := 0
@@ -223,7 +222,7 @@ func (g *gathering) gather() error {
 	g.p.take(&b)
 	g.m.Brackets++
 	g.raw0, g.base, g.tightest, g.last = b.raw, b.mid, max(b.width, 0), b.end()
-	g.tightGap = MaxTickdelta
+	g.tightGap = maxTickdelta
 	g.giveUp = g.now() + g.window + int64(g.p.stallWait)
 	g.cpu = b.cpu
 	if g.cpu < 0 {
@@ -349,7 +348,7 @@ func (g *gathering) add(b *bracket) {
 }
 
 // fit fits the line through the gathered bins, and fills in the measurement.
-func (g *gathering) fit() (Measurement, error) {
+func (g *gathering) fit() (measurement, error) {
 	m := g.m
 	m.Segments++ // counted from 1
 	slope, spread, kept, err := fitBins(g.bins, g.raw0, g.base)
@@ -370,7 +369,7 @@ func (g *gathering) fit() (Measurement, error) {
 // fitBins returns the slope, in ticks a nanosecond, of the least-squares
 // line through the bins' mean points, weighted by their counts of brackets,
 // with an offset of its own for each segment; the slope's spread, in the
-// same unit (see [Measurement.SpreadPPM]); and how many brackets the kept
+// same unit (see measurement.SpreadPPM); and how many brackets the kept
 // bins hold. A bin whose mean lies further from a first line than four
 // times the typical bin's, and a nanosecond, is left out of the second.
 //

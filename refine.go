@@ -23,10 +23,10 @@ type Refined struct {
 }
 
 // Rate returns Hz rounded to the nearest hertz as a [TickRate], ready for
-// [New]; an error wrapping [ErrZeroRate] where there is no estimate yet.
+// [New]; an error where there is no estimate yet.
 func (r Refined) Rate() (TickRate, error) {
 	if r.Hz < 0.5 || math.IsNaN(r.Hz) {
-		return TickRate{}, &wrapError{msg: "counter: the watch has no refined rate yet: it needs two checks", wrapped: ErrZeroRate}
+		return TickRate{}, &wrapError{msg: "counter: the watch has no refined rate yet: it needs two checks", wrapped: errZeroRate}
 	}
 	return NewTickRate(uint64(math.Round(r.Hz)))
 }

@@ -15,10 +15,9 @@ import (
 //
 // A Snapshot is about 58 KB: reuse one, as Interval's dst, rather than make
 // one a call. The zero Snapshot is empty and ready to use; it makes its
-// buckets on its first Reset, Merge, Interval or Floor, and no method
-// allocates after that. Its methods may be called from several goroutines
-// at once where none of them changes it (Reset, Merge, Interval and Floor
-// do).
+// buckets on its first Merge, Interval or Floor, and no method allocates
+// after that. Its methods may be called from several goroutines at once
+// where none of them changes it (Merge, Interval and Floor do).
 type Snapshot struct {
 	counts []uint64 // numBuckets long, made on first use
 	count  uint64
@@ -28,8 +27,8 @@ type Snapshot struct {
 	negative, migrated, unknownCPU uint64
 }
 
-// Reset empties the Snapshot, keeping its memory.
-func (s *Snapshot) Reset() {
+// reset empties the Snapshot, keeping its memory.
+func (s *Snapshot) reset() {
 	if s.counts == nil {
 		s.counts = make([]uint64, numBuckets)
 	} else {
@@ -53,11 +52,11 @@ func (s *Snapshot) Min() Tickdelta { return s.min }
 func (s *Snapshot) Max() Tickdelta { return s.max }
 
 // Sum returns the sum of the distribution's spans, exactly where it is at
-// most [MaxTickdelta], and MaxTickdelta where it is more (a sum kept to 128
-// bits, which [Snapshot.Mean] divides).
+// most 2⁶³−1 ticks, and 2⁶³−1 where it is more (a sum kept to 128 bits,
+// which [Snapshot.Mean] divides).
 func (s *Snapshot) Sum() Tickdelta {
 	if s.hi != 0 || s.lo > math.MaxInt64 {
-		return MaxTickdelta
+		return maxTickdelta
 	}
 	return Tickdelta(s.lo)
 }
@@ -164,7 +163,7 @@ func rank(q float64, n uint64) uint64 {
 // Merge adds the spans of o to the Snapshot, as if recorded into it.
 func (s *Snapshot) Merge(o *Snapshot) {
 	if s.counts == nil {
-		s.Reset()
+		s.reset()
 	}
 	if o.count != 0 {
 		for i, c := range o.counts {
@@ -191,7 +190,7 @@ func (s *Snapshot) merge(n, lo, hi uint64, least, most Tickdelta) {
 	s.hi += hi + carry
 }
 
-// addTally adds a tally's spans to the Snapshot, which has been Reset.
+// addTally adds a tally's spans to the Snapshot, which has been reset.
 func (s *Snapshot) addTally(t *tally) {
 	var n uint64
 	if t.max >= 0 {
@@ -206,7 +205,7 @@ func (s *Snapshot) addTally(t *tally) {
 	s.unknownCPU += t.unknownCPU
 }
 
-// record adds one span to the Snapshot, which has been Reset.
+// record adds one span to the Snapshot, which has been reset.
 func (s *Snapshot) record(d Tickdelta) {
 	if d < 0 {
 		s.negative++

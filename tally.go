@@ -22,7 +22,7 @@ type tally struct {
 func (t *tally) reset() {
 	clear(t.counts[:])
 	t.lo, t.hi = 0, 0
-	t.min, t.max = MaxTickdelta, -1
+	t.min, t.max = maxTickdelta, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
 }
 

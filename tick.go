@@ -3,7 +3,6 @@ package counter
 import (
 	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -23,14 +22,14 @@ import (
 type Tickstamp uint64
 
 // A Tickdelta is a signed span of ticks: the difference of two [Tickstamp]
-// values. Its range is [MinTickdelta] to [MaxTickdelta], about ±29 years at
-// 10 GHz and ±292 years at 1 GHz.
+// values. Its range is −2⁶³ to 2⁶³−1 ticks, about ±29 years at 10 GHz and
+// ±292 years at 1 GHz.
 type Tickdelta int64
 
 // The ends of the [Tickdelta] range.
 const (
-	MinTickdelta Tickdelta = math.MinInt64
-	MaxTickdelta Tickdelta = math.MaxInt64
+	minTickdelta Tickdelta = math.MinInt64
+	maxTickdelta Tickdelta = math.MaxInt64
 )
 
 // Sub returns the span t−u. The difference wraps modulo 2⁶⁴ and is read as
@@ -41,9 +40,9 @@ func (t Tickstamp) Sub(u Tickstamp) Tickdelta {
 	return Tickdelta(t - u)
 }
 
-// Add returns the reading d ticks after t (before t for a negative d),
+// add returns the reading d ticks after t (before t for a negative d),
 // wrapping modulo 2⁶⁴ as the counter does.
-func (t Tickstamp) Add(d Tickdelta) Tickstamp {
+func (t Tickstamp) add(d Tickdelta) Tickstamp {
 	return t + Tickstamp(d)
 }
 
@@ -63,24 +62,12 @@ func (d Tickdelta) Duration(r TickRate) time.Duration {
 
 // String returns the reading as "1000 ticks" ("1 tick" for one).
 func (t Tickstamp) String() string {
-	b, _ := t.AppendText(make([]byte, 0, 26))
-	return string(b)
+	return string(appendTicks(strconv.AppendUint(make([]byte, 0, 26), uint64(t), 10), t == 1))
 }
 
 // String returns the span as "-1000 ticks" ("1 tick" and "-1 tick" for ±1).
 func (d Tickdelta) String() string {
-	b, _ := d.AppendText(make([]byte, 0, 26))
-	return string(b)
-}
-
-// AppendText appends the reading's [Tickstamp.String] form to b.
-func (t Tickstamp) AppendText(b []byte) ([]byte, error) {
-	return appendTicks(strconv.AppendUint(b, uint64(t), 10), t == 1), nil
-}
-
-// AppendText appends the span's [Tickdelta.String] form to b.
-func (d Tickdelta) AppendText(b []byte) ([]byte, error) {
-	return appendTicks(strconv.AppendInt(b, int64(d), 10), d == 1 || d == -1), nil
+	return string(appendTicks(strconv.AppendInt(make([]byte, 0, 26), int64(d), 10), d == 1 || d == -1))
 }
 
 func appendTicks(b []byte, one bool) []byte {
@@ -90,90 +77,7 @@ func appendTicks(b []byte, one bool) []byte {
 	return append(b, " ticks"...)
 }
 
-// MarshalText implements [encoding.TextMarshaler] with the
-// [Tickstamp.String] form.
-func (t Tickstamp) MarshalText() ([]byte, error) { return t.AppendText(nil) }
-
-// MarshalText implements [encoding.TextMarshaler] with the
-// [Tickdelta.String] form.
-func (d Tickdelta) MarshalText() ([]byte, error) { return d.AppendText(nil) }
-
-// UnmarshalText implements [encoding.TextUnmarshaler] with [ParseTickstamp].
-func (t *Tickstamp) UnmarshalText(text []byte) error {
-	v, err := ParseTickstamp(string(text))
-	if err != nil {
-		return err
-	}
-	*t = v
-	return nil
-}
-
-// UnmarshalText implements [encoding.TextUnmarshaler] with [ParseTickdelta].
-func (d *Tickdelta) UnmarshalText(text []byte) error {
-	v, err := ParseTickdelta(string(text))
-	if err != nil {
-		return err
-	}
-	*d = v
-	return nil
-}
-
-// ParseTickstamp parses a reading written as by [Tickstamp.String]
-// ("1000 ticks", "1 tick") or as a bare decimal count ("1000"). It refuses a
-// sign, a count past 2⁶⁴−1 and anything else, with an error that says which
-// and quotes at most the first 64 bytes of s, followed by its length.
-func ParseTickstamp(s string) (Tickstamp, error) {
-	digits, err := splitTicks("tickstamp", s)
-	if err != nil {
-		return 0, err
-	}
-	if digits[0] == '-' {
-		return 0, parseError("tickstamp", s, "is negative: a reading counts up from zero")
-	}
-	v, err := strconv.ParseUint(digits, 10, 64)
-	if err != nil {
-		return 0, numError("tickstamp", s, err)
-	}
-	return Tickstamp(v), nil
-}
-
-// ParseTickdelta parses a span written as by [Tickdelta.String]
-// ("-1000 ticks", "1 tick") or as a bare decimal count ("-1000"). It refuses
-// a count outside [MinTickdelta] to [MaxTickdelta] and anything else, with an
-// error that says which and quotes at most the first 64 bytes of s, followed
-// by its length.
-func ParseTickdelta(s string) (Tickdelta, error) {
-	digits, err := splitTicks("tickdelta", s)
-	if err != nil {
-		return 0, err
-	}
-	v, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return 0, numError("tickdelta", s, err)
-	}
-	return Tickdelta(v), nil
-}
-
-// splitTicks checks the shape of "N ticks", "N tick" or "N" and returns N,
-// which is a run of decimal digits with at most a leading minus sign.
-func splitTicks(what, s string) (string, error) {
-	digits := s
-	if i := strings.IndexByte(s, ' '); i >= 0 {
-		digits = s[:i]
-		if unit := s[i+1:]; unit != "ticks" && unit != "tick" {
-			return "", parseError(what, s, `has a unit other than "ticks"`)
-		}
-	}
-	d := strings.TrimPrefix(digits, "-")
-	if d == "" {
-		return "", parseError(what, s, "has no count of ticks")
-	}
-	if !isDigits(d) {
-		return "", parseError(what, s, "is not a decimal count of ticks")
-	}
-	return digits, nil
-}
-
+// isDigits reports whether s is all decimal digits; true for "".
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {

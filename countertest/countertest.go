@@ -20,6 +20,9 @@
 // subtracts nothing reports the reads' cost as part of the code's, and lets
 // the processor move the reads into or out of the code it times; Bench does
 // neither.
+//
+// For tests of code that stamps and converts through a [counter.Clock],
+// [ManualClock] is a clock that moves only when the test moves it.
 package countertest
 
 import (
@@ -38,6 +41,9 @@ const (
 	unitMax  = "max-ns"
 	unitMean = "mean-ns"
 )
+
+// floorSpans is how many spans of an empty body make the floor.
+const floorSpans = 10000
 
 var (
 	discoverOnce sync.Once
@@ -69,13 +75,13 @@ func clock() counter.Counter {
 // a [counter.Counter.Begin] and a [counter.Counter.End], which wait for
 // every earlier instruction and hold every later one back, so that no part
 // of body runs outside its span and nothing around it runs inside. Before
-// the first iteration it measures the floor: [counter.FloorSpans] spans of
-// the same harness around an empty body, which hold the two reads, their
-// fences and the call of body. The quantiles are
-// [counter.Snapshot.QuantileLess] with the floor's median: within
-// [counter.QuantileError] of the exact order statistics (exact for spans
-// below 256 ticks), less that median, in whole ticks converted to
-// fractional nanoseconds.
+// the first iteration it measures the floor: ten thousand spans, as many
+// as [counter.Counter.Floor] takes, of the same harness around an empty
+// body, which hold the two reads, their fences and the call of body.
+// The quantiles are [counter.Snapshot.QuantileLess] with the floor's
+// median: within [counter.QuantileError] of the exact order statistics
+// (exact for spans below 256 ticks), less that median, in whole ticks
+// converted to fractional nanoseconds.
 // The mean is the exact sum of the spans over their count, less the mean
 // of the floor's spans up to its 99th percentile: a mean, since that is
 // the figure to read for a body shorter than the counter's step (each
@@ -118,7 +124,7 @@ func Bench(b *testing.B, body func()) {
 	r := h.Recorder()
 	var s counter.Snapshot
 
-	for range counter.FloorSpans {
+	for range floorSpans {
 		r.Record(span(c, empty))
 	}
 	// Close hands the spans over and detaches the Recorder, so that

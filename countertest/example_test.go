@@ -1,8 +1,11 @@
 package countertest_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
+	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/countertest"
 )
 
@@ -24,4 +27,24 @@ func ExampleBench() {
 		})
 	}
 	_ = benchmarkLookup
+}
+
+// A ManualClock stands in for the counter in a test: code that stamps and
+// converts through a Clock sees exactly the time the test gives it.
+func ExampleManualClock() {
+	rate, err := counter.NewTickRate(24_000_000) // Apple silicon's counter
+	if err != nil {
+		panic(err)
+	}
+	clk := countertest.NewManualClock(1_000_000, rate)
+
+	start := clk.Now()
+	clk.Advance(1500 * time.Microsecond)
+	span := clk.Now().Sub(start)
+	fmt.Println(span, span.Duration(clk.Rate()))
+	clk.AdvanceTicks(-24) // a counter a microsecond behind, as another CPU's might be
+	fmt.Println(clk.Now().Sub(start).Duration(clk.Rate()))
+	// Output:
+	// 36000 ticks 1.5ms
+	// 1.499ms
 }

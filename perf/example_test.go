@@ -18,7 +18,7 @@ func Example() {
 	if c, err := counter.Discover(); err == nil {
 		clock = c
 	} else {
-		clock = counter.MonotonicClock{}
+		clock = counter.Monotonic()
 	}
 
 	runtime.LockOSThread() // the counters count this thread

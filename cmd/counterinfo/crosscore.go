@@ -15,6 +15,9 @@ import (
 // however small its share of the time, unless that takes a second more.
 const minHandoffs = 1000
 
+// maxTickdelta is the largest span, which no step or gap seen reaches.
+const maxTickdelta = counter.Tickdelta(math.MaxInt64)
+
 // stopSeq in a handoff's seq tells the other side the pair is done.
 const stopSeq = math.MaxUint64
 
@@ -33,7 +36,7 @@ type sideResult struct {
 	side   uint64            // the job's side
 	n      int               // readings compared
 	back   counter.Tickdelta // the largest backward step; 0 for none
-	minGap counter.Tickdelta // the smallest forward step; MaxTickdelta for none
+	minGap counter.Tickdelta // the smallest forward step; maxTickdelta for none
 }
 
 // A job sets a pinned worker to one side of a pair.
@@ -50,7 +53,7 @@ type job struct {
 // Both reads are ordered (Begin): after the load that saw the other side's
 // reading, and before the store that publishes its own.
 func (j job) play() sideResult {
-	res := sideResult{side: j.side, minGap: counter.MaxTickdelta}
+	res := sideResult{side: j.side, minGap: maxTickdelta}
 	for next := j.side; ; next += 2 {
 		for {
 			s := j.h.seq.Load()
@@ -140,7 +143,7 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 		return r
 	}
 	share := budget / time.Duration(len(cpus)*(len(cpus)-1)/2)
-	minGap := counter.MaxTickdelta
+	minGap := maxTickdelta
 	for i, a := range workers {
 		for _, b := range workers[i+1:] {
 			minGap = min(minGap, handPair(&r, a, b, c, share))
@@ -148,7 +151,7 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 	}
 	r.Checked = true
 	r.CPUs = cpus
-	if minGap != counter.MaxTickdelta {
+	if minGap != maxTickdelta {
 		r.MinHandoffTicks = int64(minGap)
 	}
 	r.WorstBackNS = round(ns(counter.Tickdelta(r.WorstBackTicks), c.Rate()), 1)
@@ -180,7 +183,7 @@ func stopWorkers(workers []*worker) {
 
 // handPair hands readings of c between the workers a and b for share, adds
 // what each side saw to r (two ordered pairs: readings from b compared on a,
-// and from a on b), and returns the quickest handoff seen, MaxTickdelta for
+// and from a on b), and returns the quickest handoff seen, maxTickdelta for
 // none.
 func handPair(r *crossCoreReport, a, b *worker, c counter.Counter, share time.Duration) counter.Tickdelta {
 	h := new(handoff)
@@ -188,7 +191,7 @@ func handPair(r *crossCoreReport, a, b *worker, c counter.Counter, share time.Du
 	done := make(chan sideResult)
 	a.jobs <- job{h: h, side: 0, deadline: deadline, c: c, done: done}
 	b.jobs <- job{h: h, side: 1, deadline: deadline, c: c, done: done}
-	minGap := counter.MaxTickdelta
+	minGap := maxTickdelta
 	// The two sides' results arrive in either order, so each says which
 	// side it is: side 0 compared readings from b on a.
 	for range 2 {

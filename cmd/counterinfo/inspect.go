@@ -40,7 +40,7 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 	r.DiscoverMS = round(float64(d.Took)/float64(time.Millisecond), 3)
 	r.Source = d.Source.String()
 	r.ReportedHz = d.Reported
-	reportCPUOffsets(r, d.CPUs, err)
+	reportCPUOffsets(r, d, err)
 	if err != nil {
 		r.Refusal = err.Error()
 		r.Instead = instead(err)
@@ -60,22 +60,26 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 
 // reportCPUOffsets fills r's per-CPU offsets from the check Discover made,
 // or says why there are none.
-func reportCPUOffsets(r *report, check *counter.CPUCheck, derr error) {
+func reportCPUOffsets(r *report, d counter.Discovery, derr error) {
 	switch {
-	case check == nil && derr != nil:
+	case len(d.CPUs) < 2 && len(d.Unchecked) > 0:
+		r.CPUOffsetNote = fmt.Sprintf("not checked: the thread could not be pinned to CPUs %v", d.Unchecked)
+		return
+	case len(d.CPUs) < 2 && derr != nil:
 		r.CPUOffsetNote = "not checked: discovery refused before it checked the CPUs"
 		return
-	case check == nil:
+	case len(d.CPUs) < 2:
 		r.CPUOffsetNote = "not checked: one CPU in the affinity mask, or no call to pin a thread (not Linux)"
 		return
-	case len(check.CPUs) < 2:
-		r.CPUOffsetNote = fmt.Sprintf("not checked: the thread could not be pinned to CPUs %v", check.Unchecked)
-		return
 	}
-	for _, o := range check.CPUs {
+	var bound time.Duration // the widest of the CPUs placed against the first
+	for i, o := range d.CPUs {
 		r.CPUOffsetsNS[strconv.Itoa(o.CPU)] = float64(o.Offset)
+		if i > 0 {
+			bound = max(bound, o.Bound)
+		}
 	}
-	r.CPUOffsetBoundNS = float64(check.Bound())
+	r.CPUOffsetBoundNS = float64(bound)
 }
 
 // reportReads measures what reading c costs, its smallest step, its read
@@ -140,14 +144,14 @@ func invariantDecision(goarch string, err error) (verdict, why string) {
 
 // uncertainty returns how good a discovered rate is, in ppm, and what that
 // number is: how far a repeat of the measurement typically lands (its
-// estimated standard deviation, Measurement.SpreadPPM) where the rate was measured,
-// the short check's disagreement where the hardware reported it.
+// estimated standard deviation, Discovery.SpreadPPM) where the rate was
+// measured, the short check's disagreement where the hardware reported it.
 func uncertainty(d counter.Discovery) (float64, string) {
 	switch {
-	case d.Measured != nil:
-		return d.Measured.SpreadPPM, fmt.Sprintf("typical distance of a repeated %.1f ms measurement", float64(d.Measured.Window)/1e6)
-	case d.Check != nil:
-		return math.Abs(d.DisagreementPPM()), fmt.Sprintf("disagreement of the reported rate with a %.1f ms measurement", float64(d.Check.Window)/1e6)
+	case d.Source == counter.SourceMeasured:
+		return d.SpreadPPM, fmt.Sprintf("typical distance of a repeated %.1f ms measurement", float64(d.Window)/1e6)
+	case d.Window != 0:
+		return math.Abs(d.DisagreementPPM), fmt.Sprintf("disagreement of the reported rate with a %.1f ms measurement", float64(d.Window)/1e6)
 	}
 	return 0, "unchecked: no raw clock to check the reported rate against"
 }

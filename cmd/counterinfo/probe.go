@@ -55,7 +55,7 @@ func readCosts(c counter.Counter) map[string]float64 {
 			}
 		}},
 		{"monotonic", func() {
-			var m counter.MonotonicClock
+			m := counter.Monotonic()
 			for range readsPerBatch {
 				sink += uint64(m.Now())
 			}
@@ -104,7 +104,7 @@ const stepReads = 20000
 func smallestStep(c counter.Counter) counter.Tickdelta {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	step := counter.MaxTickdelta
+	step := maxTickdelta
 	prev := c.Now()
 	for range stepReads {
 		t := c.Now()
@@ -113,7 +113,7 @@ func smallestStep(c counter.Counter) counter.Tickdelta {
 		}
 		prev = t
 	}
-	if step == counter.MaxTickdelta {
+	if step == maxTickdelta {
 		return 0
 	}
 	return step

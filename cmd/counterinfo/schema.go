@@ -53,7 +53,7 @@ type report struct {
 	BracketReadNS float64 `json:"bracket_read_ns"`
 	StepNS        float64 `json:"step_ns"` // StepTicks at the rate; 0 when refused
 
-	// The read floor: the distribution of counter.FloorSpans empty spans of
+	// The read floor: the distribution of the floorSpans empty spans of
 	// each pair of reads, read back to back by counter.Floor, as p50, p99
 	// and max. All 0 where reads were skipped (read_note says why); the ns
 	// objects are all 0 when refused.

@@ -131,10 +131,10 @@ func TestWatchNotRunWhenRefused(t *testing.T) {
 func TestCPUOffsetsReported(t *testing.T) {
 	withCheck := func() (counter.Counter, counter.Discovery, error) {
 		c, d, err := fixedRate()
-		d.CPUs = &counter.CPUCheck{CPUs: []counter.CPUOffset{
+		d.CPUs = []counter.CPUOffset{
 			{CPU: 0, Offset: 0, Bound: 900 * time.Nanosecond},
 			{CPU: 3, Offset: -24 * time.Nanosecond, Bound: 1200 * time.Nanosecond},
-		}, Brackets: 32}
+		}
 		return c, d, err
 	}
 	_, m := runJSON(t, withCheck)

@@ -38,8 +38,14 @@ var spans = func() (s [1024]counter.Tickdelta) {
 	return s
 }()
 
-// gigahertz is the rate of the spans.
-var gigahertz = counter.Gigahertz()
+// gigahertz is the rate of the spans, 1 GHz.
+var gigahertz = func() counter.TickRate {
+	r, err := counter.NewTickRate(1e9)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
 
 // hdrTop is the highest value of the HdrHistograms: the whole Tickdelta
 // range, as counter's Histogram covers.

@@ -54,7 +54,7 @@ func Seconds(d counter.Tickdelta, r counter.TickRate) float64 {
 // below 10⁻⁶ wherever the mean is a million ticks or more. It is 0 at the
 // zero TickRate.
 func SumSeconds(s *counter.Snapshot, r counter.TickRate) float64 {
-	if sum := s.Sum(); sum < counter.MaxTickdelta {
+	if sum := s.Sum(); sum < math.MaxInt64 {
 		return Seconds(sum, r)
 	}
 	return Seconds(s.Mean(), r) * float64(s.Count())

@@ -262,7 +262,7 @@ func TestToHDRSmall(t *testing.T) {
 // TestToHDREdges checks that ToHDR's range holds the snapshot's maximum, at
 // HdrHistogram's powers of two and at the top of the Tickdelta range.
 func TestToHDREdges(t *testing.T) {
-	for _, top := range []counter.Tickdelta{0, 1, 2, 2047, 2048, 4096, 1 << 40, 1<<62 + 1, counter.MaxTickdelta} {
+	for _, top := range []counter.Tickdelta{0, 1, 2, 2047, 2048, 4096, 1 << 40, 1<<62 + 1, math.MaxInt64} {
 		s := snapshotOf([]counter.Tickdelta{0, top / 2, top})
 		for _, sigfigs := range []int{1, 2, 3, 4, 5} {
 			h := export.ToHDR(s, sigfigs)
