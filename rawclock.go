@@ -1,8 +1,9 @@
 package counter
 
 import (
-	"slices"
 	"time"
+
+	"github.com/tickstamp/counter/internal/rawclock"
 )
 
 // RawReadKind reports how the package's brackets read the raw clock:
@@ -19,31 +20,11 @@ import (
 // vDSO's function and reads the clock with it once. Settled on a thread
 // where RDTSC faults ([ErrDisabled]), the choice is the system call, the
 // vDSO's read executing RDTSC.
-func RawReadKind() string {
-	if !haveRawClock {
-		return "runtime"
-	}
-	return bracketReadKind()
-}
+func RawReadKind() string { return rawclock.Kind(readsFault) }
 
 // RawReadCost measures what one read of the raw clock costs the way the
 // package's brackets read it ([RawReadKind]): the median, over 31 batches
 // of 64 reads on the calling goroutine, of a batch's time a read. It reads
 // the raw clock about 2,000 times, and the runtime's monotonic clock twice
 // a batch; it is 0 where there is no raw clock.
-func RawReadCost() time.Duration {
-	if !haveRawClock {
-		return 0
-	}
-	const batches, reads = 31, 64
-	var per [batches]int64
-	for i := range per {
-		t0 := nanotime()
-		for range reads {
-			machineClocks.raw()
-		}
-		per[i] = (nanotime() - t0) / reads
-	}
-	slices.Sort(per[:])
-	return time.Duration(per[batches/2])
-}
+func RawReadCost() time.Duration { return rawclock.Cost(readsFault) }
