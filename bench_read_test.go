@@ -173,16 +173,6 @@ func BenchmarkMonotonicClockNow(b *testing.B) {
 	sinkStamp = acc
 }
 
-func BenchmarkRawMonotonicClockNow(b *testing.B) {
-	var clk counter.RawMonotonicClock
-	b.ReportAllocs()
-	var acc counter.Tickstamp
-	for b.Loop() {
-		acc += clk.Now()
-	}
-	sinkStamp = acc
-}
-
 func BenchmarkTimeNow(b *testing.B) {
 	b.ReportAllocs()
 	var last time.Time

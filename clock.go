@@ -1,15 +1,13 @@
 package counter
 
 import (
-	"errors"
-	"runtime"
 	"sync/atomic"
 	"time"
 	_ "unsafe" // for go:linkname
 )
 
 // A Clock is something that reads ticks at a rate: a [Counter], a
-// [MonotonicClock], a [RawMonotonicClock] or a [*ManualClock]. Code that
+// [MonotonicClock] or a [*ManualClock]. Code that
 // stamps and converts through a Clock runs unchanged on the monotonic clock
 // where discovery refuses the counter, and on a manual clock in tests.
 //
@@ -25,7 +23,6 @@ type Clock interface {
 var (
 	_ Clock = Counter{}
 	_ Clock = MonotonicClock{}
-	_ Clock = RawMonotonicClock{}
 	_ Clock = (*ManualClock)(nil)
 )
 
@@ -53,43 +50,6 @@ func (MonotonicClock) Now() Tickstamp { return Tickstamp(nanotime()) }
 
 // Rate returns [Gigahertz]: a tick of the monotonic clock is a nanosecond.
 func (MonotonicClock) Rate() TickRate { return Gigahertz() }
-
-// A RawMonotonicClock reads the system's raw monotonic clock, in
-// nanoseconds, at [Gigahertz]: CLOCK_MONOTONIC_RAW on Linux and
-// CLOCK_UPTIME_RAW on macOS, clocks that no time daemon slews, and that stop
-// during suspend. Each read is a system call, a few hundred nanoseconds on
-// Linux: it is a reference to calibrate against, not a clock for hot paths.
-// There it is a raw system call, which returns without running the
-// scheduler: it executes no RDTSC, neither its own nor the runtime's, and so
-// reads on a thread where RDTSC is made to fault ([ErrDisabled]).
-//
-// Other systems have no such clock. There a RawMonotonicClock reads the
-// runtime's monotonic clock, as [MonotonicClock] does, and
-// [NewRawMonotonicClock] reports it with an error. Its zero value is ready to
-// use.
-type RawMonotonicClock struct{}
-
-// NewRawMonotonicClock returns a RawMonotonicClock, or, on a system without a
-// raw monotonic clock (every one but Linux and macOS), the zero
-// RawMonotonicClock, which reads the runtime's monotonic clock, and an error
-// that wraps [errors.ErrUnsupported].
-func NewRawMonotonicClock() (RawMonotonicClock, error) {
-	if !haveRawClock {
-		return RawMonotonicClock{}, &wrapError{
-			msg:     "counter: " + runtime.GOOS + " has no raw monotonic clock: RawMonotonicClock reads the runtime's monotonic clock",
-			wrapped: errors.ErrUnsupported,
-		}
-	}
-	return RawMonotonicClock{}, nil
-}
-
-// Now returns the raw monotonic clock's reading in nanoseconds (the
-// runtime's monotonic clock where the system has no raw one).
-func (RawMonotonicClock) Now() Tickstamp { return Tickstamp(rawNanos()) }
-
-// Rate returns [Gigahertz]: a tick of the raw monotonic clock is a
-// nanosecond.
-func (RawMonotonicClock) Rate() TickRate { return Gigahertz() }
 
 // A ManualClock is a clock for tests, which moves only when told to: by
 // [ManualClock.Set], [ManualClock.Advance] or [ManualClock.AdvanceTicks]. Its

@@ -1,8 +1,6 @@
 package counter_test
 
 import (
-	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -121,26 +119,12 @@ func TestManualClockSynctest(t *testing.T) {
 	})
 }
 
-func TestNewRawMonotonicClock(t *testing.T) {
-	_, err := counter.NewRawMonotonicClock()
-	switch runtime.GOOS {
-	case "linux", "darwin":
-		if err != nil {
-			t.Fatalf("NewRawMonotonicClock() on %s: %v; want no error", runtime.GOOS, err)
-		}
-	default:
-		if !errors.Is(err, errors.ErrUnsupported) {
-			t.Fatalf("NewRawMonotonicClock() on %s: %v; want an error wrapping errors.ErrUnsupported", runtime.GOOS, err)
-		}
-	}
-}
-
 // TestClocksAgree times one sleep with the monotonic clock, the raw
 // monotonic clock and time.Since, all at 1 GHz. The raw clock is never
 // slewed, the monotonic one by at most 500 ppm, so over 50 ms they differ by
 // at most 25 µs plus the reads; the bound allows 2 ms for a loaded machine.
 func TestClocksAgree(t *testing.T) {
-	mono, raw := counter.MonotonicClock{}, counter.RawMonotonicClock{}
+	mono, raw := counter.MonotonicClock{}, counter.RawClock{}
 	for _, clk := range []counter.Clock{mono, raw} {
 		if got := clk.Rate(); got != counter.Gigahertz() {
 			t.Fatalf("%T.Rate() = %v; want %v", clk, got, counter.Gigahertz())

@@ -25,6 +25,16 @@ var (
 // "system call" or "runtime" (rawclock.Kind).
 func BracketReadKind() string { return rawclock.Kind(readsFault) }
 
+// A RawClock reads the raw clock by the system call, in nanoseconds at 1
+// GHz, for the tests that compare clocks.
+type RawClock struct{}
+
+// Now returns the raw clock's reading in nanoseconds.
+func (RawClock) Now() Tickstamp { return Tickstamp(rawNanos()) }
+
+// Rate returns 1 GHz.
+func (RawClock) Rate() TickRate { return TickRate{&gigahertz} }
+
 // TightestBracket returns the width, in ticks, of the narrowest of
 // maxBrackets brackets of raw between two reads of Counter.Begin, as the
 // per-CPU check and the watch take them; -1 where the counter ran back in
