@@ -56,10 +56,10 @@ var (
 	//
 	// What works: clear the flag with prctl(PR_SET_TSC, PR_TSC_ENABLE) on the
 	// thread that set it, and discover again. Where it must stay, read
-	// [RawMonotonicClock]: on Linux each of its reads is a raw system call,
-	// in which the kernel reads its clock where the flag does not apply, and
-	// which returns without running the scheduler, so it executes no RDTSC
-	// of the runtime's either. It cannot keep the runtime from reading the
+	// CLOCK_MONOTONIC_RAW by a raw system call (x/sys/unix.RawSyscall of
+	// SYS_CLOCK_GETTIME), in which the kernel reads its clock where the flag
+	// does not apply, and which returns without running the scheduler, so it
+	// executes no RDTSC of the runtime's either. It cannot keep the runtime from reading the
 	// counter on that thread at other moments, as said above.
 	ErrDisabled = errors.New("counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)")
 
