@@ -59,8 +59,8 @@ var (
 	// CLOCK_MONOTONIC_RAW by a raw system call (x/sys/unix.RawSyscall of
 	// SYS_CLOCK_GETTIME), in which the kernel reads its clock where the flag
 	// does not apply, and which returns without running the scheduler, so it
-	// executes no RDTSC of the runtime's either. It cannot keep the runtime from reading the
-	// counter on that thread at other moments, as said above.
+	// executes no RDTSC of the runtime's either. It cannot keep the runtime
+	// from reading the counter on that thread at other moments, as said above.
 	ErrDisabled = errors.New("counter: RDTSC faults in this process (prctl PR_TSC_SIGSEGV)")
 
 	// ErrMeasure is wrapped by every failure to measure the rate: the
