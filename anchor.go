@@ -20,7 +20,8 @@ import (
 // readings of the clock, several times, and the tightest bracket is kept,
 // its midpoint paired with the wall time. The pair is off by at most half
 // that bracket, [Anchor.Bound]: typically tens of nanoseconds with a
-// [Counter], longer with a clock whose reads are system calls, plus one step of a clock that advances in coarse steps. To
+// [Counter], about a microsecond with a clock whose reads are system calls,
+// plus one step of a clock that advances in coarse steps. To
 // that a conversion adds the rate's error times the time since the pair was
 // taken (1 ppm of error is 1 µs a second), one nanosecond of rounding, and
 // whatever the wall clock has been adjusted by since: NTP slews it by up to

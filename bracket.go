@@ -1,6 +1,10 @@
 package counter
 
-import "time"
+import (
+	"time"
+
+	"github.com/tickstamp/counter/internal/rawclock"
+)
 
 // A bracket places one reading of the raw clock on the counter's scale: the
 // counter is read before and after the raw clock, so the raw clock's
@@ -41,6 +45,11 @@ type clockPair struct {
 // machineClocks are this machine's, for the per-CPU check and the watch:
 // the read of [Counter.Begin], ordered both ways, and bracketNanos.
 var machineClocks = clockPair{counter: readBothWays, raw: bracketNanos}
+
+// bracketNanos is the brackets' read of the raw clock, [rawclock.Read]: on
+// Linux on amd64 through the vDSO, which it refuses where RDTSC faults on
+// the thread that settles the choice (readsFault).
+func bracketNanos() int64 { return rawclock.Read(readsFault) }
 
 func readBothWays() (Tickstamp, int) { return Tickstamp(readBegin()), -1 }
 

@@ -2,6 +2,8 @@ package counter
 
 // Hooks for the external tests (package counter_test) of this directory.
 
+import "github.com/tickstamp/counter/internal/rawclock"
+
 // NowSequence names the instructions of Counter.Now on this CPU, so that the
 // read benchmarks pick the floor of the sequence Now runs.
 var NowSequence = nowSequence
@@ -12,7 +14,7 @@ var NowSequence = nowSequence
 func NowFenced() Tickstamp { return Tickstamp(stampFenced(false)) }
 
 // BracketNanos reads the raw clock as the brackets of the per-CPU check and
-// the watch do (see RawReadKind); SyscallNanos reads it as discovery's
+// the watch do (see rawclock.Kind); SyscallNanos reads it as discovery's
 // measurement does; Nanotime reads the runtime's monotonic clock, which a
 // Monotonic Counter reads.
 var (
@@ -20,6 +22,10 @@ var (
 	SyscallNanos = rawNanos
 	Nanotime     = nanotime
 )
+
+// BracketReadKind names the brackets' read of the raw clock: "vdso",
+// "system call" or "runtime" (rawclock.Kind).
+func BracketReadKind() string { return rawclock.Kind(readsFault) }
 
 // TightestBracket returns the width, in ticks, of the narrowest of
 // maxBrackets brackets of raw between two reads of Counter.Begin, as the

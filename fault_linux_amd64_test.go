@@ -215,13 +215,13 @@ func judgeFaultChild(out string, exited0, killedBySEGV bool) (outcome string, pr
 	if !killedBySEGV && !strings.Contains(out, "[signal SIGSEGV") && !strings.Contains(out, "\nSIGSEGV: segmentation violation\n") {
 		return "", errors.New("the child failed, not of SIGSEGV")
 	}
-	if f := faultingFrame(out); strings.HasPrefix(f, "github.com/tickstamp/counter.") {
+	if f := faultingFrame(out); strings.HasPrefix(f, "github.com/tickstamp/counter.") || strings.HasPrefix(f, "github.com/tickstamp/counter/internal/") {
 		return "", errors.New("the package's own code faulted: " + f)
 	}
 	// The recommended clock is a raw system call, which runs none of the
 	// scheduler's clock reads: no fault may come while a goroutine is in it,
 	// on its own stack or on the system stack beneath it.
-	for _, f := range []string{"github.com/tickstamp/counter.rawNanos("} {
+	for _, f := range []string{"github.com/tickstamp/counter/internal/rawclock.Syscall(", "github.com/tickstamp/counter.rawNanos("} {
 		if strings.Contains(out, "\n"+f) {
 			return "", errors.New("a fault came while reading the raw clock, which ErrDisabled's doc recommends: " + f)
 		}
@@ -306,10 +306,10 @@ func TestJudgeFaultChild(t *testing.T) {
 		"runtime.exitsyscallTryGetP(0x125b5a040008?)\n\t/usr/local/go/src/runtime/proc.go:5047 +0x51 fp=0x7ffd8f0e8ff0 sp=0x7ffd8f0e8fa0 pc=0x45f771\n\n" +
 		"goroutine 8 gp=0x125b5a2321e0 m=0 mp=0xa89500 [running, locked to thread]:\n" +
 		"runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\n" +
-		"github.com/tickstamp/counter.rawNanos(...)\n\t/work/main/rawclock.go:40\n"
+		"github.com/tickstamp/counter/internal/rawclock.Syscall(...)\n\t/work/main/internal/rawclock/rawclock.go:40\n"
 	// The same fault with the goroutine elsewhere: the scheduler, say, ran
 	// on the flagged thread when the goroutine was preempted.
-	systemStackFault := strings.Replace(rawClockFault, "github.com/tickstamp/counter.rawNanos(...)\n\t/work/main/rawclock.go:40\n",
+	systemStackFault := strings.Replace(rawClockFault, "github.com/tickstamp/counter/internal/rawclock.Syscall(...)\n\t/work/main/internal/rawclock/rawclock.go:40\n",
 		"runtime.gopreempt_m(...)\n\t/usr/local/go/src/runtime/proc.go:4301\n", 1)
 	ownSystemStackFault := strings.Replace(systemStackFault, "runtime.nanotime(...)\n\t/usr/local/go/src/runtime/time_nofake.go:33\nruntime.pidleget",
 		"github.com/tickstamp/counter.stampNow(...)\n\t/work/main/read_amd64.s:20\nruntime.pidleget", 1)
@@ -330,6 +330,8 @@ func TestJudgeFaultChild(t *testing.T) {
 		{"killed before main", "", false, true, true},
 		{"runtime faulted", runtimeFault, false, false, true},
 		{"the package faulted", ownFault, false, false, false},
+		{"the package's vDSO call faulted", strings.Replace(ownFault, "github.com/tickstamp/counter.readTSC()\n\tgithub.com/tickstamp/counter/read_amd64.s:9",
+			"github.com/tickstamp/counter/internal/rawclock.vdsoClockGettime(0x7ffd8f0e8000, 0x4)\n\tgithub.com/tickstamp/counter/internal/rawclock/vdso_linux_amd64.s:34", 1), false, false, false},
 		{"another failure", "discover: " + d + "\npanic: something else\n", false, false, false},
 		{"a fault after a wrong step", strings.Replace(runtimeFault, d, "<nil>", 1), false, false, false},
 	} {

@@ -3,22 +3,15 @@
 
 package counter
 
-import "golang.org/x/sys/unix"
+import "github.com/tickstamp/counter/internal/rawclock"
 
 // haveRawClock reports whether rawNanos reads a clock no time daemon slews.
-const haveRawClock = true
+const haveRawClock = rawclock.Have
 
-// rawNanos returns CLOCK_UPTIME_RAW in nanoseconds: the raw clock that, like
-// Linux's CLOCK_MONOTONIC_RAW, no time daemon slews and which stops while the
-// machine sleeps. Every macOS Go runs on has that clock; it panics if the
-// system refuses it all the same.
-func rawNanos() int64 {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_UPTIME_RAW, &ts); err != nil {
-		panic("counter: reading CLOCK_UPTIME_RAW: " + err.Error())
-	}
-	return ts.Nano()
-}
+// rawNanos returns CLOCK_UPTIME_RAW in nanoseconds ([rawclock.Syscall]): the
+// raw clock that, like Linux's CLOCK_MONOTONIC_RAW, no time daemon slews and
+// which stops while the machine sleeps.
+func rawNanos() int64 { return rawclock.Syscall() }
 
 // osCPU is nil: macOS cannot say which CPU a thread runs on. A measurement
 // there fits one offset to the whole window, trusting what the platform

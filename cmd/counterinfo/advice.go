@@ -27,7 +27,7 @@ const driftWarnPPM = 10
 func instead(err error) string {
 	switch {
 	case errors.Is(err, counter.ErrDisabled):
-		return "clear the flag (prctl PR_SET_TSC, PR_TSC_ENABLE) and discover again; or read the time with a raw clock_gettime(CLOCK_MONOTONIC_RAW) system call: time.Now and counter.Monotonic() read the same faulting counter where the vDSO reads the TSC"
+		return "clear the flag (prctl PR_SET_TSC, PR_TSC_ENABLE) and discover again; or read CLOCK_MONOTONIC_RAW by a raw system call (golang.org/x/sys/unix.RawSyscall of SYS_CLOCK_GETTIME): time.Now and counter.Monotonic() read the same faulting counter where the vDSO reads the TSC"
 	case errors.Is(err, counter.ErrNotInvariant):
 		return "use counter.Monotonic(); or, where you know the host's counter is invariant and the guest stays on it, counter.New with the rate of counter.Measure"
 	case errors.Is(err, counter.ErrNoRate):

@@ -8,7 +8,7 @@
 // TSC rate); the counter's drift against the raw monotonic clock over a
 // window; the cost of each kind of read next to time.Now, and how the
 // package's brackets read the raw clock and at what cost (bracket_read,
-// bracket_read_ns: counter.RawReadKind and RawReadCost); the smallest step
+// bracket_read_ns: rawclock.Kind and Cost); the smallest step
 // between back-to-back reads; the read floor, the p50, p99 and max of empty
 // Now→Now and Begin→End spans read back to back by [counter.Counter.Floor]
 // (the table's floor rows; in -json floor_now_ticks, floor_now_ns,

@@ -8,6 +8,7 @@ import (
 	"github.com/klauspost/cpuid/v2"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/affinity"
+	"github.com/tickstamp/counter/internal/rawclock"
 )
 
 // cpuinfoFlags are the flags of /proc/cpuinfo that say whether the TSC is
@@ -107,9 +108,9 @@ func parseKernelRate(log string) uint64 {
 	return rate.Hertz()
 }
 
-// rawClockName names the clock that counter.RawMonotonicClock reads here.
+// rawClockName names the clock that rawclock.Syscall reads here.
 func rawClockName() string {
-	if _, err := counter.NewRawMonotonicClock(); err != nil {
+	if !rawclock.Have {
 		return "the runtime's monotonic clock"
 	}
 	switch runtime.GOOS {

@@ -1,6 +1,6 @@
 //go:build !purego
 
-package counter_test
+package rawclock_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/rawclock"
 )
 
 // vdsoBase returns the vDSO's address from the auxiliary vector, skipping
@@ -34,16 +34,16 @@ func vdsoBase(t *testing.T) uintptr {
 	return 0
 }
 
-// TestVdsoFound checks the brackets' choice: where the kernel maps a vDSO,
-// they read through its clock_gettime, and say so.
+// TestVdsoFound checks Read's choice: where the kernel maps a vDSO, it
+// reads through its clock_gettime, and Kind says so.
 func TestVdsoFound(t *testing.T) {
 	vdsoBase(t)
-	fn, err := counter.BracketClock()
+	fn, err := rawclock.Settled()
 	if fn == 0 || err != nil {
-		t.Fatalf("the kernel maps a vDSO, but the brackets read by the system call: %v", err)
+		t.Fatalf("the kernel maps a vDSO, but Read makes the system call: %v", err)
 	}
-	if k := counter.RawReadKind(); k != "vdso" {
-		t.Errorf("RawReadKind() = %q; want \"vdso\"", k)
+	if k := rawclock.Kind(nil); k != "vdso" {
+		t.Errorf("Kind() = %q; want \"vdso\"", k)
 	}
 }
 
@@ -52,28 +52,30 @@ func TestVdsoFound(t *testing.T) {
 // it must succeed and lie between them, every time.
 func TestVdsoCallAgreesWithSyscall(t *testing.T) {
 	base := vdsoBase(t)
-	fn, err := counter.VDSOFunc(base, counter.VDSOClockName, counter.VDSOClockVersion)
+	fn, err := rawclock.VDSOFunc(base, rawclock.VDSOClockName, rawclock.VDSOClockVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 20_000 {
-		s0 := counter.SyscallNanos()
-		v, ok := counter.VDSOClockGettime(fn, unix.CLOCK_MONOTONIC_RAW)
-		s1 := counter.SyscallNanos()
+		s0 := rawclock.Syscall()
+		v, ok := rawclock.VDSOClockGettime(fn, unix.CLOCK_MONOTONIC_RAW)
+		s1 := rawclock.Syscall()
 		if !ok || v < s0 || s1 < v {
 			t.Fatalf("call %d: the system call read %d, then the vDSO %d (%+d ns, ok %v), then the system call %d", i, s0, v, v-s0, ok, s1)
 		}
 	}
 	// An unknown clock must come back as a failure, not a reading.
-	if v, ok := counter.VDSOClockGettime(fn, -1000); ok {
+	if v, ok := rawclock.VDSOClockGettime(fn, -1000); ok {
 		t.Errorf("the vDSO read clock -1000: %d; want a failure", v)
 	}
 }
 
 // TestVdsoFallback forces the system call, with an auxiliary vector that
-// names no vDSO and one that cannot be read: the search must give no
-// function and say why, and the read it leaves the brackets must read the
-// raw clock, between two of the system call's reads and never back.
+// names no vDSO, one that cannot be read, and a thread whose faults check
+// says RDTSC faults: the choice must give no function and say why, and the
+// read it leaves Read must read the raw clock, between two of the system
+// call's reads and never back. The faults check must be asked, and on a
+// thread where it says no, the vDSO chosen as with no check.
 func TestVdsoFallback(t *testing.T) {
 	vec, err := unix.Auxv()
 	if err != nil {
@@ -85,25 +87,38 @@ func TestVdsoFallback(t *testing.T) {
 			without = append(without, kv)
 		}
 	}
-	for name, auxv := range map[string]func() ([][2]uintptr, error){
-		"no vDSO":   func() ([][2]uintptr, error) { return without, nil },
-		"no vector": func() ([][2]uintptr, error) { return nil, errors.New("refused") },
+	asked := 0
+	faults := func(b bool) func() bool { return func() bool { asked++; return b } }
+	for name, c := range map[string]struct {
+		faults func() bool
+		auxv   func() ([][2]uintptr, error)
+	}{
+		"no vDSO":   {nil, func() ([][2]uintptr, error) { return without, nil }},
+		"no vector": {nil, func() ([][2]uintptr, error) { return nil, errors.New("refused") }},
+		"faulting":  {faults(true), unix.Auxv},
 	} {
-		fn, err := counter.FindVDSOClock(auxv)
+		fn, err := rawclock.Choose(c.faults, c.auxv)
 		if fn != 0 || err == nil {
 			t.Fatalf("%s: found %#x, %v; want 0 and why", name, fn, err)
 		}
 		t.Logf("%s: %v", name, err)
 		last := int64(0)
 		for i := range 2_000 {
-			s0 := counter.SyscallNanos()
-			v := counter.RawVia(fn)
-			s1 := counter.SyscallNanos()
+			s0 := rawclock.Syscall()
+			v := rawclock.Via(fn)
+			s1 := rawclock.Syscall()
 			if v < last || v < s0 || s1 < v {
 				t.Fatalf("%s: read %d: %d between %d and %d, after %d", name, i, v, s0, s1, last)
 			}
 			last = v
 		}
+	}
+	if asked != 1 {
+		t.Errorf("the faults check was asked %d times; want once", asked)
+	}
+	want, _ := rawclock.Choose(nil, unix.Auxv)
+	if fn, err := rawclock.Choose(faults(false), unix.Auxv); fn != want || asked != 2 {
+		t.Errorf("on a thread that does not fault: %#x, %v after %d checks; want %#x after 2", fn, err, asked, want)
 	}
 }
 
@@ -113,25 +128,25 @@ func TestVdsoFallback(t *testing.T) {
 // version.
 func TestVdsoLookupMatchesDebugELF(t *testing.T) {
 	base := vdsoBase(t)
-	image, err := counter.VDSOImage(base)
+	image, err := rawclock.VDSOImage(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := debugELFOffset(t, image, counter.VDSOClockName, counter.VDSOClockVersion)
-	got, err := counter.ELFFuncOffset(image, counter.VDSOClockName, counter.VDSOClockVersion)
+	want := debugELFOffset(t, image, rawclock.VDSOClockName, rawclock.VDSOClockVersion)
+	got, err := rawclock.ELFFuncOffset(image, rawclock.VDSOClockName, rawclock.VDSOClockVersion)
 	if err != nil || got != want {
 		t.Fatalf("the look-up gives %#x, %v; debug/elf %#x", got, err, want)
 	}
-	fn, err := counter.VDSOFunc(base, counter.VDSOClockName, counter.VDSOClockVersion)
+	fn, err := rawclock.VDSOFunc(base, rawclock.VDSOClockName, rawclock.VDSOClockVersion)
 	if err != nil || fn != base+uintptr(want) {
 		t.Fatalf("in the mapped vDSO the look-up gives %#x, %v; want %#x", fn, err, base+uintptr(want))
 	}
-	for _, nv := range [][2]string{{counter.VDSOClockName, "LINUX_9.9"}, {"__vdso_no_such_thing", counter.VDSOClockVersion}} {
-		if off, err := counter.ELFFuncOffset(image, nv[0], nv[1]); err == nil {
+	for _, nv := range [][2]string{{rawclock.VDSOClockName, "LINUX_9.9"}, {"__vdso_no_such_thing", rawclock.VDSOClockVersion}} {
+		if off, err := rawclock.ELFFuncOffset(image, nv[0], nv[1]); err == nil {
 			t.Errorf("%s@%s found at %#x; want an error", nv[0], nv[1], off)
 		}
 	}
-	t.Logf("%s@%s at %#x of a %d-byte image", counter.VDSOClockName, counter.VDSOClockVersion, want, len(image))
+	t.Logf("%s@%s at %#x of a %d-byte image", rawclock.VDSOClockName, rawclock.VDSOClockVersion, want, len(image))
 }
 
 // debugELFOffset returns the image offset of the function name of version,
@@ -192,7 +207,7 @@ func debugELFFuncs(t *testing.T, image []byte) map[string]elfFunc {
 // finds, at the same place, each way; and nothing with neither hash table,
 // nor a function whose version was changed.
 func TestVdsoLookupTables(t *testing.T) {
-	image, err := counter.VDSOImage(vdsoBase(t))
+	image, err := rawclock.VDSOImage(vdsoBase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +237,7 @@ func TestVdsoLookupTables(t *testing.T) {
 		}
 		for nv, f := range funcs {
 			name, version, _ := strings.Cut(nv, "@")
-			off, err := counter.ELFFuncOffset(img, name, version)
+			off, err := rawclock.ELFFuncOffset(img, name, version)
 			switch {
 			case c.found && (err != nil || off != f.off):
 				t.Errorf("%s: %s: %#x, %v; want %#x", c.name, nv, off, err, f.off)
@@ -240,10 +255,10 @@ func TestVdsoLookupTables(t *testing.T) {
 		t.Fatal("the image has no DT_VERSYM")
 	}
 	versym := binary.LittleEndian.Uint64(img[e+8:]) - firstLoadBias(img)
-	clock := funcs[counter.VDSOClockName+"@"+counter.VDSOClockVersion]
+	clock := funcs[rawclock.VDSOClockName+"@"+rawclock.VDSOClockVersion]
 	binary.LittleEndian.PutUint16(img[versym+2*uint64(clock.index):], 1)
-	if off, err := counter.ELFFuncOffset(img, counter.VDSOClockName, counter.VDSOClockVersion); err == nil {
-		t.Errorf("with its version changed, %s is found at %#x; want an error", counter.VDSOClockName, off)
+	if off, err := rawclock.ELFFuncOffset(img, rawclock.VDSOClockName, rawclock.VDSOClockVersion); err == nil {
+		t.Errorf("with its version changed, %s is found at %#x; want an error", rawclock.VDSOClockName, off)
 	}
 }
 
@@ -286,7 +301,7 @@ func firstLoadBias(image []byte) uint64 {
 // vDSO's image: it must never read past an image's end (which would panic),
 // and whatever it finds must lie inside the image.
 func TestVdsoLookupMalformed(t *testing.T) {
-	image, err := counter.VDSOImage(vdsoBase(t))
+	image, err := rawclock.VDSOImage(vdsoBase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +311,7 @@ func TestVdsoLookupMalformed(t *testing.T) {
 				t.Fatalf("%s: the look-up panicked: %v", what, r)
 			}
 		}()
-		off, err := counter.ELFFuncOffset(img, counter.VDSOClockName, counter.VDSOClockVersion)
+		off, err := rawclock.ELFFuncOffset(img, rawclock.VDSOClockName, rawclock.VDSOClockVersion)
 		if err == nil && off >= uint64(len(img)) {
 			t.Fatalf("%s: found at %#x, past the image's %d bytes", what, off, len(img))
 		}
@@ -305,7 +320,7 @@ func TestVdsoLookupMalformed(t *testing.T) {
 	for n := range len(image) {
 		img := image[:n:n]
 		check("cut to "+strconv.Itoa(n)+" bytes", img)
-		if _, err := counter.ELFFuncOffset(img, counter.VDSOClockName, counter.VDSOClockVersion); err != nil {
+		if _, err := rawclock.ELFFuncOffset(img, rawclock.VDSOClockName, rawclock.VDSOClockVersion); err != nil {
 			refused++
 		}
 	}

@@ -5,7 +5,7 @@
 // table and version definitions, read from the image as mapped, every
 // offset checked against the image's end.
 
-package counter
+package rawclock
 
 import (
 	"encoding/binary"

@@ -1,6 +1,6 @@
 //go:build !purego
 
-package counter
+package rawclock
 
 import (
 	"bytes"
@@ -20,22 +20,22 @@ var (
 	ELFFuncOffset = elfFuncOffset
 	// VDSOFunc is the look-up of a function in the vDSO the kernel mapped.
 	VDSOFunc = vdsoFunc
-	// FindVDSOClock is the brackets' search for the vDSO's clock_gettime, from
-	// the auxiliary vector that its argument returns; a test gives it a vector
-	// without the vDSO to force the system call.
-	FindVDSOClock = findVDSOClock
-	// RawVia is the brackets' read, through the vDSO's function at fn, or by
-	// the system call where fn is 0.
-	RawVia = rawVia
+	// Choose is Read's choice of the vDSO's clock_gettime, asking faults,
+	// from the auxiliary vector that auxv returns; a test gives it a vector
+	// without the vDSO, or a faulting thread, to force the system call.
+	Choose = choose
+	// Via is Read's read, through the vDSO's function at fn, or by the
+	// system call where fn is 0.
+	Via = via
 	// VDSOClockGettime is the assembly call of the vDSO's function at fn.
 	VDSOClockGettime = vdsoClockGettime
 )
 
-// BracketClock returns the brackets' settled choice: the vDSO's
-// clock_gettime, or 0 and why not.
-func BracketClock() (uintptr, error) {
-	bracketClock.once.Do(settleBracketClock)
-	return bracketClock.fn, bracketClock.err
+// Settled returns Read's settled choice, settling it as Read(nil) would
+// where nothing has: the vDSO's clock_gettime, or 0 and why not.
+func Settled() (uintptr, error) {
+	settled(nil)
+	return vdso.fn, vdso.err
 }
 
 // VDSOImage returns a copy of the vDSO's image whose ELF header is at base,

@@ -1,0 +1,57 @@
+package rawclock_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/tickstamp/counter/internal/rawclock"
+)
+
+// TestHave checks that Have is true exactly on Linux and macOS, and that
+// Kind and Cost say so where it is false.
+func TestHave(t *testing.T) {
+	want := runtime.GOOS == "linux" || runtime.GOOS == "darwin"
+	if rawclock.Have != want {
+		t.Fatalf("Have = %v on %s; want %v", rawclock.Have, runtime.GOOS, want)
+	}
+	kind, cost := rawclock.Kind(nil), rawclock.Cost(nil)
+	switch {
+	case !want && (kind != "runtime" || cost != 0):
+		t.Errorf("Kind() = %q, Cost() = %v without a raw clock; want \"runtime\" and 0", kind, cost)
+	case want && kind != "vdso" && kind != "system call":
+		t.Errorf("Kind() = %q; want \"vdso\" or \"system call\"", kind)
+	}
+}
+
+// TestClockAgreesWithTime times one sleep by Syscall, by Read and by
+// time.Since, the runtime's monotonic clock, which a time daemon slews by
+// at most 500 ppm and the raw clock not at all. The raw reads lie inside
+// time.Since's span and around the sleep, so each raw span must lie between
+// the sleep less 500 ppm of it and time.Since's span plus 500 ppm of it
+// (and a microsecond of rounding): bounds a loaded machine meets, however
+// long the reads are held up.
+func TestClockAgreesWithTime(t *testing.T) {
+	const sleep = 50 * time.Millisecond
+	t0 := time.Now()
+	s0, r0 := rawclock.Syscall(), rawclock.Read(nil)
+	time.Sleep(sleep)
+	r1, s1 := rawclock.Read(nil), rawclock.Syscall()
+	since := time.Since(t0)
+	lo, hi := sleep-sleep/2000, since+since/2000+time.Microsecond
+	for name, d := range map[string]time.Duration{"Syscall": time.Duration(s1 - s0), "Read": time.Duration(r1 - r0)} {
+		if d < lo || d > hi {
+			t.Errorf("%s spans %v across a %v sleep that time.Since spans %v; want %v to %v", name, d, sleep, since, lo, hi)
+		}
+	}
+}
+
+// TestReadAllocatesNothing checks that Read, and the faults check it is
+// given, make no allocation once settled.
+func TestReadAllocatesNothing(t *testing.T) {
+	faults := func() bool { return false }
+	rawclock.Read(faults)
+	if n := testing.AllocsPerRun(1000, func() { rawclock.Read(faults) }); n != 0 {
+		t.Errorf("Read allocates %v times a call; want 0", n)
+	}
+}
