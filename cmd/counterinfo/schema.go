@@ -44,7 +44,7 @@ type report struct {
 	// Reads.
 	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
 	ReadNote  string             `json:"read_note"`  // why reads were skipped; "" where measured
-	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Now reads
+	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Begin reads, as the bounds take it
 	// How the package's brackets (discovery, the per-CPU check, the
 	// watch) read the raw clock: "vdso", "system call" or "runtime"
 	// (counter.RawReadKind), and the median ns of one such read
