@@ -28,7 +28,7 @@ type report struct {
 	Source          string  `json:"source"`           // counter.Source's name: "measured", "cpuid-0x15", ...
 	ReportedHz      uint64  `json:"reported_hz"`      // the rate the hardware reported; 0 for none
 	Refusal         string  `json:"refusal"`          // discovery's error; "" when usable
-	Instead         string  `json:"instead"`          // what to read instead; "" when usable
+	Instead         string  `json:"instead"`          // what to do instead, and the doc to read; "" when usable
 	DiscoverMS      float64 `json:"discover_ms"`      // how long discovery took
 	UncertaintyPPM  float64 `json:"uncertainty_ppm"`  // see UncertaintyFrom
 	UncertaintyFrom string  `json:"uncertainty_from"` // what UncertaintyPPM is, or why there is none
