@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"errors"
+	"math"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -75,7 +76,7 @@ func TestRunStops(t *testing.T) {
 	var c fakeClock
 	check := func(loaded uint64) (int64, bool) { return int64(c.publish() - loaded), true }
 	start := time.Now()
-	r, err := Run(route(t), Budget{N: 1 << 62, Min: 10, Soft: 20 * time.Millisecond, Hard: time.Minute}, c.publish, check)
+	r, err := Run(route(t), Budget{N: math.MaxInt, Min: 10, Soft: 20 * time.Millisecond, Hard: time.Minute}, c.publish, check)
 	took := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
