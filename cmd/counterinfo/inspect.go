@@ -144,6 +144,9 @@ func invariantDecision(goarch string, err error) (verdict, why string) {
 // the short check's disagreement where the hardware reported it.
 func uncertainty(d counter.Discovery) (float64, string) {
 	switch {
+	case d.Measured != nil && math.IsInf(d.Measured.SpreadPPM, 0):
+		// JSON has no infinity: a report holding one could not be written.
+		return 0, "unknown: the measurement's brackets filled too few of its blocks to estimate a spread"
 	case d.Measured != nil:
 		return d.Measured.SpreadPPM, fmt.Sprintf("typical distance of a repeated %.1f ms measurement", float64(d.Measured.Window)/1e6)
 	case d.Check != nil:

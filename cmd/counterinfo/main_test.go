@@ -298,6 +298,21 @@ func fixedRate() (counter.Counter, counter.Discovery, error) {
 	return counter.New(rate), counter.Discovery{Rate: rate, Source: counter.SourceCrystal, Reported: rate.Hertz(), Took: time.Millisecond}, nil
 }
 
+// TestUnknownSpread checks that a measurement too sparse to estimate its
+// spread (SpreadPPM +Inf, as on a slow machine) is reported as an unknown
+// uncertainty, and the JSON report is still written.
+func TestUnknownSpread(t *testing.T) {
+	sparse := func() (counter.Counter, counter.Discovery, error) {
+		c, d, err := fixedRate()
+		d.Measured = &counter.Measurement{Window: 10 * time.Millisecond, SpreadPPM: math.Inf(1)}
+		return c, d, err
+	}
+	status, m := runJSON(t, sparse)
+	if status != exitUsable || m["uncertainty_ppm"] != 0.0 || !strings.HasPrefix(m["uncertainty_from"].(string), "unknown") {
+		t.Errorf("status %d, uncertainty_ppm %v, uncertainty_from %q; want %d, 0, unknown", status, m["uncertainty_ppm"], m["uncertainty_from"], exitUsable)
+	}
+}
+
 // refusing returns a discovery that refuses with err.
 func refusing(err error) discoverFunc {
 	return func() (counter.Counter, counter.Discovery, error) {
