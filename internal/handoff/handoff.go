@@ -6,9 +6,11 @@
 // behind on one CPU what it was on another.
 //
 // A run has two goroutines. The publisher reads the clock and stores the
-// reading in an atomic word, over and over. The receiver loads the word
-// and, whenever it holds a reading not seen before, takes and judges its own
-// reading against it. Pinned to two CPUs, the receiver's load waits for a
+// reading in an atomic word, over and over, counting the stores. The
+// receiver loads the word and then the count and, whenever a store it has
+// not seen came to pass, takes and judges its own reading against the one
+// it loaded. Freshness is the count's, not the reading's, so that a counter
+// that moves in coarse steps still hands a reading a store. Pinned to two CPUs, the receiver's load waits for a
 // cache line the other CPU keeps writing: the case where a read that is not
 // ordered after the load can be taken before the load completes.
 package handoff
@@ -38,6 +40,15 @@ type Budget struct {
 	Min  int           // fewest handoffs that count as a run
 	Soft time.Duration // stop here once Min handoffs are done
 	Hard time.Duration // stop here, however many are done
+}
+
+// A slot is the word a run hands readings through, with the count of the
+// readings stored in it. It fills a cache line of its own, so that only the
+// two goroutines touch it.
+type slot struct {
+	val atomic.Uint64 // the last reading stored
+	seq atomic.Uint64 // readings stored so far
+	_   [48]byte
 }
 
 // A Result tallies one run, or with [Result.Add] several.
@@ -71,7 +82,7 @@ func (r *Result) Add(o Result) {
 // where a pinned thread cannot be given its mask back, it ends with its
 // goroutine, and Run returns the result and that error.
 func Run(rt Route, b Budget, publish func() uint64, check func(loaded uint64) (d int64, ok bool)) (Result, error) {
-	var latest atomic.Uint64
+	latest := new(slot)
 	var stop atomic.Bool
 	var res Result
 	var wg sync.WaitGroup
@@ -83,7 +94,8 @@ func Run(rt Route, b Budget, publish func() uint64, check func(loaded uint64) (d
 		defer wg.Done()
 		pubErr = onCPU(rt, rt.From, pinned, begin, func() {
 			for i := 0; !stop.Load(); i++ {
-				latest.Store(publish())
+				latest.val.Store(publish())
+				latest.seq.Add(1)
 				if rt.Yield && i%16 == 15 {
 					runtime.Gosched()
 				}
@@ -94,7 +106,7 @@ func Run(rt Route, b Budget, publish func() uint64, check func(loaded uint64) (d
 		defer wg.Done()
 		recvErr = onCPU(rt, rt.To, pinned, begin, func() {
 			defer stop.Store(true)
-			res = receive(rt, b, &latest, check)
+			res = receive(rt, b, latest, check)
 		})
 	}()
 	err := errors.Join(<-pinned, <-pinned)
@@ -107,9 +119,9 @@ func Run(rt Route, b Budget, publish func() uint64, check func(loaded uint64) (d
 	return res, errors.Join(pubErr, recvErr)
 }
 
-// receive is the receiver's loop: it judges each fresh reading in latest
-// with check until b says stop.
-func receive(rt Route, b Budget, latest *atomic.Uint64, check func(uint64) (int64, bool)) Result {
+// receive is the receiver's loop: it judges a reading loaded from latest
+// with check after each store it sees, until b says stop.
+func receive(rt Route, b Budget, latest *slot, check func(uint64) (int64, bool)) Result {
 	var res Result
 	start := time.Now()
 	var seen uint64
@@ -120,14 +132,24 @@ func receive(rt Route, b Budget, latest *atomic.Uint64, check func(uint64) (int6
 				break
 			}
 		}
-		loaded := latest.Load()
-		if loaded == seen {
+		// The reading first: its load is the one that waits for the
+		// publisher's cache line, and the check must come after it.
+		loaded := latest.val.Load()
+		seq := latest.seq.Load()
+		if seq == seen {
 			if rt.Yield {
 				runtime.Gosched()
 			}
 			continue
 		}
-		seen = loaded
+		if seen == 0 {
+			// The first store seen: the reading loaded may be older
+			// than it, the word's zero. Every later load follows a
+			// load that saw a store.
+			seen = seq
+			continue
+		}
+		seen = seq
 		d, ok := check(loaded)
 		if !ok {
 			res.Skipped++
