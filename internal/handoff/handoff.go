@@ -74,9 +74,9 @@ func (r *Result) Add(o Result) {
 }
 
 // Run hands readings along rt until b says stop. publish runs on the
-// publisher and returns a reading to store. check runs on the receiver with
-// each fresh reading it loads; it takes its own reading and returns own −
-// loaded in its own unit, negative where its reading is behind, or ok false
+// publisher and returns a reading to store. check runs on the receiver, once
+// for each store it sees, with the reading it loaded just before; it takes
+// its own reading and returns own − loaded in its own unit, negative where its reading is behind, or ok false
 // for a handoff it declines to judge. Where rt pins and a goroutine cannot
 // be pinned, Run hands nothing and returns the error, which names the CPU;
 // where a pinned thread cannot be given its mask back, it ends with its
