@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter/internal/rawclock"
+	"github.com/tickstamp/counter/internal/step"
 )
 
 // A bracket places one reading of the raw clock on the counter's scale: the
@@ -114,25 +115,13 @@ func (c clockPair) tightest(n int) (best bracket, meanRaw, meanMid float64, kept
 	return best, meanRaw / float64(kept), meanMid / float64(kept), kept
 }
 
-// step returns the counter's smallest step: the least advance from a
-// reading to the first different one, over a few tries. It is the
-// resolution of a single reading: about 24 ticks (10 ns) on AMD
-// processors, 1 tick on others, 1 µs of ticks under qemu-user; where a read
-// takes longer than a step, it is the read's cost. It is 0 where the
-// counter did not advance in 1000 reads.
+// step returns the counter's smallest step, as [step.Smallest] finds it
+// over c's counter read: the resolution of a single reading, which the
+// watch's and the per-CPU check's bounds allow for; 0 where the counter did
+// not advance.
 func (c clockPair) step() Tickdelta {
-	var least Tickdelta
-	for range 8 {
-		t0, _ := c.counter()
-		for range 1000 {
-			t, _ := c.counter()
-			if d := t.Sub(t0); d != 0 {
-				if d > 0 && (least == 0 || d < least) {
-					least = d
-				}
-				break
-			}
-		}
-	}
-	return least
+	return Tickdelta(step.Smallest(func() uint64 {
+		t, _ := c.counter()
+		return uint64(t)
+	}))
 }

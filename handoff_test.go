@@ -13,15 +13,17 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/affinity"
+	"github.com/tickstamp/counter/internal/handoff"
 )
 
 // The handoff tests check the promise of the ordered reads across
-// goroutines: a publisher goroutine stores readings into an atomic, over and
-// over, and a receiver goroutine loads the latest one and then takes its own
-// reading, which must not be behind the one it loaded. Where Linux allows,
-// the two are pinned to different CPUs, so that the load waits for a cache
-// line the other core is writing: the case where an unordered read is taken
-// before the load completes.
+// goroutines with the harness of internal/handoff: a publisher goroutine
+// stores readings into an atomic, over and over, and a receiver goroutine
+// loads the latest one and then takes its own reading, which must not be
+// behind the one it loaded. Where Linux allows, the two are pinned to
+// different CPUs, so that the load waits for a cache line the other core is
+// writing: the case where an unordered read is taken before the load
+// completes.
 //
 // By default each kind runs for a bounded time, so that the suite stays
 // fast; COUNTER_HANDOFFS=10000000 asks for that many handoffs of each kind
@@ -30,38 +32,33 @@ import (
 // handoffEnv names the variable that asks for a full count of handoffs.
 const handoffEnv = "COUNTER_HANDOFFS"
 
-// handoffBudget is how many handoffs each kind runs, and for how long at
-// least and at most.
+// A handoffBudget is the harness's budget for each kind, and whether all
+// of its handoffs must happen.
 type handoffBudget struct {
-	n        int           // handoffs wanted
-	min      int           // fewest handoffs that count as a run
-	soft     time.Duration // stop here once min handoffs are done
-	hard     time.Duration // stop here, and fail where min are not done
-	required bool          // fail unless all n happen
+	handoff.Budget
+	required bool // fail unless all N happen
 }
 
 func budgetFor(t *testing.T) handoffBudget {
 	s := os.Getenv(handoffEnv)
 	if s == "" {
-		b := handoffBudget{n: 300_000, min: 1_000, soft: 30 * time.Millisecond, hard: 10 * time.Second}
+		b := handoff.Budget{N: 300_000, Min: 1_000, Soft: 30 * time.Millisecond, Hard: 10 * time.Second}
 		if testing.Short() {
-			b.soft = 10 * time.Millisecond
+			b.Soft = 10 * time.Millisecond
 		}
-		return b
+		return handoffBudget{Budget: b}
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
 		t.Fatalf("%s=%q; want a positive count of handoffs", handoffEnv, s)
 	}
-	return handoffBudget{n: n, min: n, soft: 3 * time.Minute, hard: 3 * time.Minute, required: true}
+	return handoffBudget{Budget: handoff.Budget{N: n, Min: n, Soft: 3 * time.Minute, Hard: 3 * time.Minute}, required: true}
 }
 
-// A route says where the publisher and the receiver run.
+// A route is a named route of the harness.
 type route struct {
-	name     string
-	from, to int  // the CPUs they are pinned to, where pinned
-	pinned   bool // pin them; otherwise leave them to the scheduler
-	yield    bool // they share one CPU or one P: spin loops must yield
+	name string
+	handoff.Route
 }
 
 // handoffRoutes returns the routes a kind's handoffs take: from the first
@@ -71,144 +68,50 @@ type route struct {
 func handoffRoutes(t *testing.T) []route {
 	procs := runtime.GOMAXPROCS(0)
 	if procs < 2 {
-		return []route{{name: "GOMAXPROCS=1, unpinned", yield: true}}
+		return []route{{"GOMAXPROCS=1, unpinned", handoff.Route{Yield: true}}}
 	}
 	cpus, err := affinity.Allowed()
 	switch {
 	case errors.Is(err, errors.ErrUnsupported):
-		return []route{{name: "unpinned (" + runtime.GOOS + " has no affinity call)", yield: true}}
+		return []route{{"unpinned (" + runtime.GOOS + " has no affinity call)", handoff.Route{Yield: true}}}
 	case err != nil:
 		t.Fatalf("affinity.Allowed: %v", err)
 	case len(cpus) < 2:
-		return []route{{name: fmt.Sprintf("one CPU (%d), unpinned", cpus[0]), yield: true}}
+		return []route{{fmt.Sprintf("one CPU (%d), unpinned", cpus[0]), handoff.Route{Yield: true}}}
 	}
 	first, last := cpus[0], cpus[len(cpus)-1]
 	return []route{
-		{name: fmt.Sprintf("CPU %d→%d", first, last), from: first, to: last, pinned: true},
-		{name: fmt.Sprintf("CPU %d→%d", last, first), from: last, to: first, pinned: true},
+		{fmt.Sprintf("CPU %d→%d", first, last), handoff.Route{From: first, To: last, Pinned: true}},
+		{fmt.Sprintf("CPU %d→%d", last, first), handoff.Route{From: last, To: first, Pinned: true}},
 	}
 }
 
-// A handoffResult tallies one run of the harness.
-type handoffResult struct {
-	handoffs int   // fresh readings the receiver loaded and checked
-	skipped  int   // handoffs the check declined to judge
-	backward int   // handoffs whose own reading was behind the loaded one
-	closest  int64 // the least of own − loaded, negative where one went back
-}
-
-func (r *handoffResult) add(o handoffResult) {
-	if r.handoffs == 0 || o.closest < r.closest {
-		r.closest = o.closest
-	}
-	r.handoffs += o.handoffs
-	r.skipped += o.skipped
-	r.backward += o.backward
-}
-
-// handOff runs one route: publish on one goroutine, over and over, storing
-// each result in an atomic; on another, whenever the atomic holds a value
-// it has not seen, check(value), which returns own − loaded in its own unit
-// (negative for a reading behind the loaded one), or ok false for a handoff
-// it declines to judge. It stops after n handoffs, or as b says, and never
-// spins without yielding where the two goroutines share a CPU or a P.
-func handOff(t *testing.T, rt route, n int, b handoffBudget, publish func() uint64, check func(loaded uint64) (d int64, ok bool)) handoffResult {
-	var latest atomic.Uint64
-	var stop atomic.Bool
-	var res handoffResult
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { // the publisher
-		defer wg.Done()
-		onCPU(t, rt, rt.from, func() {
-			for i := 0; !stop.Load(); i++ {
-				latest.Store(publish())
-				if rt.yield && i%16 == 15 {
-					runtime.Gosched()
-				}
-			}
-		})
-	}()
-	go func() { // the receiver
-		defer wg.Done()
-		defer stop.Store(true)
-		onCPU(t, rt, rt.to, func() {
-			start := time.Now()
-			var seen uint64
-			for spins := 0; res.handoffs < n; spins++ {
-				if spins%1024 == 0 {
-					took := time.Since(start)
-					if took > b.hard || took > b.soft && res.handoffs >= b.min {
-						return
-					}
-				}
-				loaded := latest.Load()
-				if loaded == seen {
-					if rt.yield {
-						runtime.Gosched()
-					}
-					continue
-				}
-				seen = loaded
-				d, ok := check(loaded)
-				if !ok {
-					res.skipped++
-					continue
-				}
-				if res.handoffs == 0 || d < res.closest {
-					res.closest = d
-				}
-				res.handoffs++
-				if d < 0 {
-					res.backward++
-				}
-			}
-		})
-	}()
-	wg.Wait()
-	return res
-}
-
-// onCPU runs f pinned to cpu where rt pins, and reports a failure to pin or
-// unpin with t.Errorf, so that it may run on any goroutine.
-func onCPU(t *testing.T, rt route, cpu int, f func()) {
-	if !rt.pinned {
-		f()
-		return
-	}
-	unpin, err := affinity.Pin(cpu)
-	if err != nil {
-		t.Errorf("pinning a thread to CPU %d: %v", cpu, err)
-		return
-	}
-	f()
-	if err := unpin(); err != nil {
-		t.Errorf("unpinning a thread from CPU %d: %v", cpu, err)
-	}
-}
-
-// runHandoffs runs every route of this machine, splitting the budget
-// between them, and returns the sum.
-func runHandoffs(t *testing.T, b handoffBudget, publish func() uint64, check func(uint64) (int64, bool)) handoffResult {
+// runHandoffs runs the harness on every route of this machine, splitting
+// the budget between them, and returns the sum: publish on one goroutine;
+// on the other, check each fresh reading loaded, as [handoff.Run] says.
+func runHandoffs(t *testing.T, b handoffBudget, publish func() uint64, check func(uint64) (int64, bool)) handoff.Result {
 	routes := handoffRoutes(t)
-	var sum handoffResult
+	var sum handoff.Result
 	for i, rt := range routes {
-		share := b
-		share.n = b.n / len(routes)
+		share := b.Budget
+		share.N = b.N / len(routes)
 		if i == 0 {
-			share.n += b.n % len(routes)
+			share.N += b.N % len(routes)
 		}
-		share.min = min(b.min, share.n)
-		share.soft /= time.Duration(len(routes))
-		r := handOff(t, rt, share.n, share, publish, check)
-		t.Logf("%s: %d handoffs, %d behind, closest %d", rt.name, r.handoffs, r.backward, r.closest)
-		if r.handoffs < share.min {
-			t.Errorf("%s: %d handoffs in %v; want at least %d", rt.name, r.handoffs, b.hard, share.min)
+		share.Min = min(b.Min, share.N)
+		share.Soft /= time.Duration(len(routes))
+		r, err := handoff.Run(rt.Route, share, publish, check)
+		if err != nil {
+			t.Errorf("%s: %v", rt.name, err)
 		}
-		sum.add(r)
+		t.Logf("%s: %d handoffs, %d behind, closest %d", rt.name, r.Handoffs, r.Backward, r.Closest)
+		if r.Handoffs < share.Min {
+			t.Errorf("%s: %d handoffs in %v; want at least %d", rt.name, r.Handoffs, b.Hard, share.Min)
+		}
+		sum.Add(r)
 	}
-	if b.required && sum.handoffs < b.n {
-		t.Errorf("%d handoffs; want %d (%s)", sum.handoffs, b.n, handoffEnv)
+	if b.required && sum.Handoffs < b.N {
+		t.Errorf("%d handoffs; want %d (%s)", sum.Handoffs, b.N, handoffEnv)
 	}
 	return sum
 }
@@ -242,9 +145,9 @@ func TestHandoffOrderedReads(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			publish := func() uint64 { return uint64(k.read()) }
 			r := runHandoffs(t, b, publish, readingCheck(k.read))
-			t.Logf("%d handoffs, the receiver's reading followed the loaded one by at least %d ticks", r.handoffs, r.closest)
-			if r.backward != 0 {
-				t.Errorf("%d of %d readings were behind the reading their goroutine had loaded, by up to %d ticks; want none", r.backward, r.handoffs, -r.closest)
+			t.Logf("%d handoffs, the receiver's reading followed the loaded one by at least %d ticks", r.Handoffs, r.Closest)
+			if r.Backward != 0 {
+				t.Errorf("%d of %d readings were behind the reading their goroutine had loaded, by up to %d ticks; want none", r.Backward, r.Handoffs, -r.Closest)
 			}
 		})
 	}
@@ -261,11 +164,11 @@ func TestHandoffUnordered(t *testing.T) {
 	publish := func() uint64 { return uint64(c.NowUnordered()) }
 	r := runHandoffs(t, budgetFor(t), publish, readingCheck(c.NowUnordered))
 	var behind string
-	if r.backward > 0 {
-		behind = fmt.Sprintf(", by up to %d ticks", -r.closest)
+	if r.Backward > 0 {
+		behind = fmt.Sprintf(", by up to %d ticks", -r.Closest)
 	}
 	t.Logf("NowUnordered: %d of %d readings behind the reading their goroutine had loaded (%.4f%%)%s",
-		r.backward, r.handoffs, 100*float64(r.backward)/float64(max(r.handoffs, 1)), behind)
+		r.Backward, r.Handoffs, 100*float64(r.Backward)/float64(max(r.Handoffs, 1)), behind)
 }
 
 // TestHandoffHarnessCounts runs the harness with a receiver whose every
@@ -281,10 +184,10 @@ func TestHandoffHarnessCounts(t *testing.T) {
 		}
 		return int64(c.Now().Sub(counter.Tickstamp(loaded))), true
 	}
-	b := handoffBudget{n: 7_000, min: 7_000, soft: 10 * time.Second, hard: 10 * time.Second}
+	b := handoffBudget{Budget: handoff.Budget{N: 7_000, Min: 7_000, Soft: 10 * time.Second, Hard: 10 * time.Second}}
 	r := runHandoffs(t, b, func() uint64 { return uint64(c.Now()) }, check)
-	if want := (r.handoffs + 6) / 7; r.backward != want || r.closest != -1 {
-		t.Fatalf("harness counted %d backward of %d, closest %d; want %d, closest -1", r.backward, r.handoffs, r.closest, want)
+	if want := (r.Handoffs + 6) / 7; r.Backward != want || r.Closest != -1 {
+		t.Fatalf("harness counted %d backward of %d, closest %d; want %d, closest -1", r.Backward, r.Handoffs, r.Closest, want)
 	}
 }
 
@@ -344,9 +247,9 @@ func TestHandoffAnchor(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	t.Logf("%d handoffs, %d re-anchorings, %d not judged; the receiver's time followed the loaded one's by at least %v",
-		r.handoffs, reanchors.Load(), r.skipped, time.Duration(r.closest))
-	if r.backward != 0 {
+		r.Handoffs, reanchors.Load(), r.Skipped, time.Duration(r.Closest))
+	if r.Backward != 0 {
 		t.Errorf("%d of %d converted times were earlier than the time of the stamp their goroutine had loaded, by up to %v; want none",
-			r.backward, r.handoffs, time.Duration(-r.closest))
+			r.Backward, r.Handoffs, time.Duration(-r.Closest))
 	}
 }

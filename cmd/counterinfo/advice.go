@@ -22,24 +22,33 @@ const kernelWarnPPM = 1000
 // from the raw clock before counterinfo says so.
 const driftWarnPPM = 10
 
-// instead returns what to read where discovery refused with err, as the
-// refusal's documentation says.
+// advice is what to do about each refusal of discovery, a line each; the
+// sentinel's doc, named for go doc, says why and what else works.
+var advice = []struct {
+	err  error
+	name string // the sentinel's name in package counter
+	do   string
+}{
+	{counter.ErrDisabled, "ErrDisabled", "clear the flag with prctl(PR_SET_TSC, PR_TSC_ENABLE) and discover again"},
+	{counter.ErrNotInvariant, "ErrNotInvariant", "use counter.Monotonic()"},
+	{counter.ErrNoRate, "ErrNoRate", "pass counter.New a rate known from elsewhere, or use counter.Monotonic()"},
+	{counter.ErrRateOutOfRange, "ErrRateOutOfRange", "use counter.Monotonic()"},
+	{counter.ErrMeasure, "ErrMeasure", "run again on a quieter machine or pinned to one CPU, or use counter.Monotonic()"},
+	{counter.ErrCPUsDisagree, "ErrCPUsDisagree", "pin the process to CPUs that agree and discover again, or use counter.Monotonic()"},
+}
+
+// instead returns what to do where discovery refused with err, and the
+// doc that says more.
 func instead(err error) string {
-	switch {
-	case errors.Is(err, counter.ErrDisabled):
-		return "clear the flag (prctl PR_SET_TSC, PR_TSC_ENABLE) and discover again; or read CLOCK_MONOTONIC_RAW by a raw system call (golang.org/x/sys/unix.RawSyscall of SYS_CLOCK_GETTIME): time.Now and counter.Monotonic() read the same faulting counter where the vDSO reads the TSC"
-	case errors.Is(err, counter.ErrNotInvariant):
-		return "use counter.Monotonic(); or, where you know the host's counter is invariant and the guest stays on it, counter.New with the rate of counter.Measure"
-	case errors.Is(err, counter.ErrNoRate):
-		return "counter.New with a rate known from elsewhere (a config, or a discovery on the same machine under Linux), or use counter.Monotonic()"
-	case errors.Is(err, counter.ErrRateOutOfRange):
-		return "use counter.Monotonic(): the rate or the counter is broken"
-	case errors.Is(err, counter.ErrMeasure):
-		return "run again on a quieter machine, or pinned to one CPU (taskset -c 0); or use counter.Monotonic()"
-	case errors.Is(err, errors.ErrUnsupported):
-		return "use counter.Monotonic(): this build reads no hardware counter (another architecture, or the purego tag)"
+	for _, a := range advice {
+		if errors.Is(err, a.err) {
+			return a.do + "; see go doc counter." + a.name
+		}
 	}
-	return "use counter.Monotonic()"
+	if errors.Is(err, errors.ErrUnsupported) {
+		return "use counter.Monotonic(): this build reads no hardware counter; see go doc counter.Discover"
+	}
+	return "use counter.Monotonic(); see go doc counter.Discover"
 }
 
 // warnings returns what in r an operator should know before trusting the

@@ -4,124 +4,27 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync/atomic"
 	"time"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/affinity"
+	"github.com/tickstamp/counter/internal/handoff"
 )
 
-// minHandoffs is how many readings each CPU pair hands over at least,
-// however small its share of the time, unless that takes a second more.
+// minHandoffs is how many readings each CPU pair hands over at least, half
+// in each direction, however small its share of the time, unless that takes
+// a second more.
 const minHandoffs = 1000
 
-// maxTickdelta is the largest span, which no step or gap seen reaches.
-const maxTickdelta = counter.Tickdelta(math.MaxInt64)
-
-// stopSeq in a handoff's seq tells the other side the pair is done.
-const stopSeq = math.MaxUint64
-
-// A handoff is the word two CPUs pass a reading through: seq counts the
-// readings published, even ones by the first side, odd ones by the second.
-// It fills a cache line of its own, so that only the two sides touch it.
-type handoff struct {
-	val atomic.Uint64 // the last reading published
-	seq atomic.Uint64 // readings published so far; stopSeq to stop
-	_   [48]byte
-}
-
-// A sideResult is what one side of a pair saw of the readings the other
-// side handed it: each compared with its own reading taken just after.
-type sideResult struct {
-	side   uint64            // the job's side
-	n      int               // readings compared
-	back   counter.Tickdelta // the largest backward step; 0 for none
-	minGap counter.Tickdelta // the smallest forward step; maxTickdelta for none
-}
-
-// A job sets a pinned worker to one side of a pair.
-type job struct {
-	h        *handoff
-	side     uint64    // 0 or 1
-	deadline time.Time // when side 0 stops, having handed minHandoffs
-	c        counter.Counter
-	done     chan<- sideResult
-}
-
-// play is one side of a pair: it waits for the other side's reading, reads
-// the counter, compares, and hands its own reading back, until side 0 stops.
-// Both reads are ordered (Begin): after the load that saw the other side's
-// reading, and before the store that publishes its own.
-func (j job) play() sideResult {
-	res := sideResult{side: j.side, minGap: maxTickdelta}
-	for next := j.side; ; next += 2 {
-		for {
-			s := j.h.seq.Load()
-			if s == next {
-				break
-			}
-			if s == stopSeq {
-				return res
-			}
-		}
-		now := j.c.Begin()
-		if next > 0 {
-			d := now.Sub(counter.Tickstamp(j.h.val.Load()))
-			if d < 0 {
-				res.back = max(res.back, -d)
-			} else {
-				res.minGap = min(res.minGap, d)
-			}
-			res.n++
-		}
-		if j.side == 0 && res.n%64 == 0 {
-			// Past the deadline, stop once the pair has had its least
-			// share of handoffs, or a second later where a busy machine
-			// keeps it from getting that many.
-			if wall := time.Now(); wall.After(j.deadline) && (res.n >= minHandoffs/2 || wall.After(j.deadline.Add(time.Second))) {
-				j.h.seq.Store(stopSeq)
-				return res
-			}
-		}
-		j.h.val.Store(uint64(now))
-		j.h.seq.Store(next + 1)
-	}
-}
-
-// A worker is a goroutine locked to a thread pinned to one CPU.
-type worker struct {
-	cpu  int
-	jobs chan job
-}
-
-// startWorker starts a worker on cpu. It returns once the thread is pinned,
-// or with the error of pinning it. When jobs closes, the worker gives the
-// thread its mask back; where that fails, the thread stays locked and ends
-// with the goroutine, so that no pinned thread runs other goroutines.
-func startWorker(cpu int) (*worker, error) {
-	w := &worker{cpu: cpu, jobs: make(chan job)}
-	ready := make(chan error)
-	go func() {
-		unpin, err := affinity.Pin(cpu)
-		ready <- err
-		if err != nil {
-			return
-		}
-		for j := range w.jobs {
-			j.done <- j.play()
-		}
-		unpin()
-	}()
-	return w, <-ready
-}
-
 // checkCrossCore hands readings of c between every pair of the CPUs this
-// process may run on, each pair in both directions, for budget shared by the
-// pairs (minHandoffs a pair at least), and reports the worst backward step:
-// a reading from one CPU found ahead of the counter read on another just
-// after. A skew smaller than the quickest handoff cannot show. Where the
-// threads cannot be pinned (one CPU, GOMAXPROCS 1, no affinity call on this
-// system), the report says why it did not check.
+// process may run on, each pair in both directions, with the harness of
+// internal/handoff, for budget shared by the pairs (minHandoffs a pair at
+// least), and reports the worst backward step: a reading from one CPU found
+// ahead of the counter read on another just after. Both reads are Begin's,
+// ordered after the load that saw the other CPU's reading and before the
+// store that publishes a reading. A skew smaller than the quickest handoff
+// cannot show. Where the threads cannot be pinned (one CPU, GOMAXPROCS 1, no
+// affinity call on this system), the report says why it did not check.
 func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 	r := newCrossCoreReport()
 	cpus, err := affinity.Allowed()
@@ -136,79 +39,49 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 		r.Reason = "not checked: GOMAXPROCS is 1, so two pinned threads cannot run at once"
 		return r
 	}
-	workers, err := startWorkers(cpus)
-	defer stopWorkers(workers)
-	if err != nil {
-		r.Reason = "not checked: " + err.Error()
-		return r
+	// Each direction of a pair has half the pair's share of the budget.
+	share := budget / time.Duration(len(cpus)*(len(cpus)-1))
+	b := handoff.Budget{N: math.MaxInt, Min: minHandoffs / 2, Soft: share, Hard: share + time.Second/2}
+	publish := func() uint64 { return uint64(c.Begin()) }
+	check := func(loaded uint64) (int64, bool) {
+		return int64(c.Begin().Sub(counter.Tickstamp(loaded))), true
 	}
-	share := budget / time.Duration(len(cpus)*(len(cpus)-1)/2)
-	minGap := maxTickdelta
-	for i, a := range workers {
-		for _, b := range workers[i+1:] {
-			minGap = min(minGap, handPair(&r, a, b, c, share))
+	var sum handoff.Result
+	for _, from := range cpus {
+		for _, to := range cpus {
+			if from == to {
+				continue
+			}
+			res, err := handoff.Run(handoff.Route{From: from, To: to, Pinned: true}, b, publish, check)
+			if err != nil {
+				r = newCrossCoreReport()
+				r.Reason = "not checked: " + err.Error()
+				return r
+			}
+			addPair(&r, res, from, to)
+			sum.Add(res)
 		}
 	}
 	r.Checked = true
 	r.CPUs = cpus
-	if minGap != maxTickdelta {
-		r.MinHandoffTicks = int64(minGap)
+	r.Handoffs = sum.Handoffs
+	if sum.Handoffs > sum.Backward {
+		r.MinHandoffTicks = sum.Quickest
 	}
 	r.WorstBackNS = round(ns(counter.Tickdelta(r.WorstBackTicks), c.Rate()), 1)
 	r.MinHandoffNS = round(ns(counter.Tickdelta(r.MinHandoffTicks), c.Rate()), 1)
 	return r
 }
 
-// startWorkers starts a worker pinned to each of cpus. Where one cannot be
-// pinned, it returns the workers started so far, for stopWorkers, and an
-// error that names the CPU.
-func startWorkers(cpus []int) ([]*worker, error) {
-	workers := make([]*worker, 0, len(cpus))
-	for _, cpu := range cpus {
-		w, err := startWorker(cpu)
-		if err != nil {
-			return workers, fmt.Errorf("pinning a thread to CPU %d refused: %w", cpu, err)
-		}
-		workers = append(workers, w)
+// addPair adds to r what the ordered pair from → to found: readings from
+// CPU from judged on CPU to.
+func addPair(r *crossCoreReport, res handoff.Result, from, to int) {
+	r.Pairs++
+	if res.Backward == 0 {
+		return
 	}
-	return workers, nil
-}
-
-// stopWorkers ends the workers, which give their threads back.
-func stopWorkers(workers []*worker) {
-	for _, w := range workers {
-		close(w.jobs)
+	r.BackwardPairs++
+	if back := -res.Closest; back > r.WorstBackTicks {
+		r.WorstBackTicks, r.WorstFrom, r.WorstTo = back, from, to
 	}
-}
-
-// handPair hands readings of c between the workers a and b for share, adds
-// what each side saw to r (two ordered pairs: readings from b compared on a,
-// and from a on b), and returns the quickest handoff seen, maxTickdelta for
-// none.
-func handPair(r *crossCoreReport, a, b *worker, c counter.Counter, share time.Duration) counter.Tickdelta {
-	h := new(handoff)
-	deadline := time.Now().Add(share)
-	done := make(chan sideResult)
-	a.jobs <- job{h: h, side: 0, deadline: deadline, c: c, done: done}
-	b.jobs <- job{h: h, side: 1, deadline: deadline, c: c, done: done}
-	minGap := maxTickdelta
-	// The two sides' results arrive in either order, so each says which
-	// side it is: side 0 compared readings from b on a.
-	for range 2 {
-		res := <-done
-		from, to := a.cpu, b.cpu
-		if res.side == 0 {
-			from, to = b.cpu, a.cpu
-		}
-		r.Pairs++
-		r.Handoffs += res.n
-		minGap = min(minGap, res.minGap)
-		if res.back > 0 {
-			r.BackwardPairs++
-			if int64(res.back) > r.WorstBackTicks {
-				r.WorstBackTicks, r.WorstFrom, r.WorstTo = int64(res.back), from, to
-			}
-		}
-	}
-	return minGap
 }

@@ -151,6 +151,9 @@ func invariantDecision(goarch string, err error) (verdict, why string) {
 // measured, the short check's disagreement where the hardware reported it.
 func uncertainty(d counter.Discovery) (float64, string) {
 	switch {
+	case d.Source == counter.SourceMeasured && math.IsInf(d.SpreadPPM, 0):
+		// JSON has no infinity: a report holding one could not be written.
+		return 0, "unknown: the measurement's brackets filled too few of its blocks to estimate a spread"
 	case d.Source == counter.SourceMeasured:
 		return d.SpreadPPM, fmt.Sprintf("typical distance of a repeated %.1f ms measurement", float64(d.Window)/1e6)
 	case d.Window != 0:

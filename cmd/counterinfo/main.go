@@ -51,8 +51,15 @@ package main
 
 import (
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
+	// A write to a closed pipe on standard output would raise SIGPIPE, and
+	// the runtime would end the process with it before the write returned:
+	// ignored, the write fails with EPIPE, and run exits with exitWrite and
+	// says why, as it does for any other failed write.
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/rawclock"
+	"github.com/tickstamp/counter/internal/step"
 )
 
 // Read costs are the median of readBatches batches of readsPerBatch reads,
@@ -94,29 +95,13 @@ func medianBatchNS(batch func()) float64 {
 	return took[len(took)/2]
 }
 
-// stepReads is how many back-to-back reads smallestStep compares.
-const stepReads = 20000
-
-// smallestStep returns the smallest non-zero difference between
-// back-to-back Now reads: the counter's own step where it moves in steps
-// larger than a read's cost (AMD's move in steps of about 10 ns), else about
-// one read's cost; 0 where the counter never moved.
+// smallestStep returns the smallest step of c's Begin reads as
+// step.Smallest finds it: the step the package's bounds allow for, which
+// read the counter as Begin does; 0 where the counter never moved.
 func smallestStep(c counter.Counter) counter.Tickdelta {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	step := maxTickdelta
-	prev := c.Now()
-	for range stepReads {
-		t := c.Now()
-		if d := t.Sub(prev); d > 0 && d < step {
-			step = d
-		}
-		prev = t
-	}
-	if step == maxTickdelta {
-		return 0
-	}
-	return step
+	return counter.Tickdelta(step.Smallest(func() uint64 { return uint64(c.Begin()) }))
 }
 
 // readFloor measures the read floor of the pair p on c with counter.Floor,

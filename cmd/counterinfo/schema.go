@@ -28,7 +28,7 @@ type report struct {
 	Source          string  `json:"source"`           // counter.Source's name: "measured", "cpuid-0x15", ...
 	ReportedHz      uint64  `json:"reported_hz"`      // the rate the hardware reported; 0 for none
 	Refusal         string  `json:"refusal"`          // discovery's error; "" when usable
-	Instead         string  `json:"instead"`          // what to read instead; "" when usable
+	Instead         string  `json:"instead"`          // what to do instead, and the doc to read; "" when usable
 	DiscoverMS      float64 `json:"discover_ms"`      // how long discovery took
 	UncertaintyPPM  float64 `json:"uncertainty_ppm"`  // see UncertaintyFrom
 	UncertaintyFrom string  `json:"uncertainty_from"` // what UncertaintyPPM is, or why there is none
@@ -44,7 +44,7 @@ type report struct {
 	// Reads.
 	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
 	ReadNote  string             `json:"read_note"`  // why reads were skipped; "" where measured
-	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Now reads
+	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Begin reads, as the bounds take it
 	// How the package's brackets (discovery, the per-CPU check, the
 	// watch) read the raw clock: "vdso", "system call" or "runtime"
 	// (rawclock.Kind), and the median ns of one such read

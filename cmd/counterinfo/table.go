@@ -119,9 +119,9 @@ func tableReads(t table, r report) {
 			t.row("brackets' raw read", "%s, %.1f ns: how discovery, the per-CPU check and the watch read CLOCK_MONOTONIC_RAW between two counter reads", r.BracketRead, r.BracketReadNS)
 		}
 		if r.Usable {
-			t.row("step", "%d ticks (%.1f ns): the smallest step between back-to-back Now reads", r.StepTicks, r.StepNS)
+			t.row("step", "%d ticks (%.1f ns): the smallest step between back-to-back Begin reads", r.StepTicks, r.StepNS)
 		} else {
-			t.row("step", "%d ticks: the smallest step between back-to-back Now reads", r.StepTicks)
+			t.row("step", "%d ticks: the smallest step between back-to-back Begin reads", r.StepTicks)
 		}
 		tableFloor(t, "floor Now→Now", r.FloorNowTicks, r.FloorNowNS, r.Usable)
 		tableFloor(t, "floor Begin→End", r.FloorBeginEndTicks, r.FloorBeginEndNS, r.Usable)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -70,23 +71,55 @@ func TestDevFull(t *testing.T) {
 				t.Skipf("no /dev/full here: %v", err)
 			}
 			defer full.Close()
-			args := []string{os.Args[0]}
-			if wrapper := os.Getenv("COUNTER_TEST_EXEC"); wrapper != "" {
-				args = append(strings.Fields(wrapper), args...) // an emulator, as for qemu-aarch64
-			}
-			cmd := exec.Command(args[0], args[1:]...)
-			cmd.Env = append(os.Environ(), asMainEnv+"=1", asMainEnv+"_ARGS="+mode+"-window 20ms -crosscore 0")
-			cmd.Stdout = full
-			var errOut strings.Builder
-			cmd.Stderr = &errOut
-			err = cmd.Run()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != exitWrite {
-				t.Fatalf("%v; want exit status %d\nstderr: %s", err, exitWrite, errOut.String())
-			}
-			if msg := errOut.String(); !strings.Contains(msg, "counterinfo: the report could not be written") || !strings.Contains(msg, "no space left on device") {
-				t.Errorf("stderr %q; want the report unwritten for want of space", msg)
-			}
+			checkUnwritten(t, mode, full, "no space left on device")
 		})
+	}
+}
+
+// TestClosedPipe runs the command as a process with its standard output on
+// a pipe whose reading end is closed, as in counterinfo -json | true, and
+// checks it exits with exitWrite and says why on stderr, in both modes,
+// rather than die of SIGPIPE without a word.
+func TestClosedPipe(t *testing.T) {
+	if os.Getenv(asMainEnv) == "1" {
+		t.Skip("already the command")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGPIPE on Windows, and a closed pipe's error says so otherwise")
+	}
+	for _, mode := range []string{"", "-json "} {
+		t.Run("mode="+mode, func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			r.Close() // nobody will read: every write fails with EPIPE
+			checkUnwritten(t, mode, w, "broken pipe")
+		})
+	}
+}
+
+// checkUnwritten runs the command as a process, with mode and the flags of a
+// short run, its standard output on stdout, and checks it exits with
+// exitWrite and a message on stderr that gives reason.
+func checkUnwritten(t *testing.T, mode string, stdout *os.File, reason string) {
+	t.Helper()
+	args := []string{os.Args[0]}
+	if wrapper := os.Getenv("COUNTER_TEST_EXEC"); wrapper != "" {
+		args = append(strings.Fields(wrapper), args...) // an emulator, as for qemu-aarch64
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), asMainEnv+"=1", asMainEnv+"_ARGS="+mode+"-window 20ms -crosscore 0")
+	cmd.Stdout = stdout
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitWrite {
+		t.Fatalf("%v; want exit status %d\nstderr: %s", err, exitWrite, errOut.String())
+	}
+	if msg := errOut.String(); !strings.Contains(msg, "counterinfo: the report could not be written") || !strings.Contains(msg, reason) {
+		t.Errorf("stderr %q; want the report unwritten, for %s", msg, reason)
 	}
 }
