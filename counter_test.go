@@ -24,9 +24,9 @@ func reads(t testing.TB) []read {
 	c := counter.New(oneGHz)
 	mono := counter.Monotonic()
 	var zero counter.Counter
-	n := 2_000_000
+	n := 500_000
 	if testing.Short() {
-		n = 200_000
+		n = 100_000
 	}
 	return []read{
 		{"Now", n, c.Now},
