@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"sync"
 	"time"
 
 	"github.com/tickstamp/counter"
@@ -24,7 +25,8 @@ func ExampleHistogram() {
 
 	// The worker.
 	requests := make(chan func())
-	go func() {
+	var wg sync.WaitGroup
+	wg.Go(func() {
 		r := h.Recorder()
 		defer r.Close() // hand over what it holds when it stops
 		for handle := range requests {
@@ -32,10 +34,10 @@ func ExampleHistogram() {
 			handle()
 			r.Record(c.Now().Sub(start))
 		}
-	}()
+	})
 
 	// The reporter.
-	go func() {
+	wg.Go(func() {
 		var s counter.Snapshot // reused: Interval does not allocate
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
@@ -51,12 +53,13 @@ func ExampleHistogram() {
 				s.Count(), s.Quantile(0.5).Duration(rate),
 				s.Quantile(0.99).Duration(rate), s.Max().Duration(rate))
 		}
-	}()
+	})
 
 	for ctx.Err() == nil {
 		requests <- func() { time.Sleep(time.Millisecond) }
 	}
 	close(requests)
+	wg.Wait()
 }
 
 // Quantiles are estimates within QuantileError of the exact order statistic

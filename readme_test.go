@@ -43,13 +43,6 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 	}
 }
 
-// TestREADMEExamplesRun runs the examples behind the README's snippets
-// that have no output to compare, and so would only be compiled: a snippet
-// that panics fails here.
-func TestREADMEExamplesRun(t *testing.T) {
-	Example()
-}
-
 // goSnippets returns the trimmed, non-blank lines of each ```go block.
 func goSnippets(t *testing.T, path string) [][]string {
 	f, err := os.Open(path)
