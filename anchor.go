@@ -19,22 +19,22 @@ import (
 // The pair is taken by bracketing: the wall clock is read between two
 // readings of the clock, several times, and the tightest bracket is kept,
 // its midpoint paired with the wall time. The pair is off by at most half
-// that bracket, [Anchor.Bound]: typically tens of nanoseconds with a
-// [Counter], about a microsecond with a clock whose reads are system calls,
-// plus one step of a clock that advances in coarse steps. To
-// that a conversion adds the rate's error times the time since the pair was
-// taken (1 ppm of error is 1 µs a second), one nanosecond of rounding, and
-// whatever the wall clock has been adjusted by since: NTP slews it by up to
-// 500 ppm, and an operator or a time daemon may step it. [Anchor.Reanchor]
+// that bracket, [Anchor.Bound]: the cost of a read of the wall clock and
+// two of the clock, plus one step of a clock that advances in coarse steps.
+// To that a conversion adds the rate's error times the time since the pair
+// was taken (an error of one part per million is a microsecond a second),
+// one nanosecond of rounding, and whatever the wall clock has been adjusted
+// by since: NTP slews it, and an operator or a time daemon may step it.
+// [Anchor.Reanchor]
 // takes a fresh pair, and [Anchor.Run] does so periodically; [Anchor.Drift]
 // reports how far the two clocks have moved apart since the last pair.
 //
 // Converted times never jump backwards: once [Anchor.Time] has returned w
 // for some reading, it returns no less than w for any reading taken after
 // that, whatever the anchor was re-anchored to in between, provided the
-// later reading is converted within 30 re-anchorings of being taken (30 s
-// at a period of a second: a reading taken within 1 µs of a re-anchoring
-// belongs to the anchoring before it). That holds across goroutines too, a
+// later reading is converted within 30 re-anchorings of being taken (a
+// reading taken within a microsecond before a re-anchoring's cut belongs to
+// the anchoring before it). That holds across goroutines too, a
 // reading converted on one and then a reading taken on another that has
 // seen the first's result, where the second reading is ordered after the
 // memory operations before it, as [Counter.Now], [Counter.Begin] and
@@ -43,15 +43,15 @@ import (
 // in force when it was taken, so a reading converted again converts to the
 // same time; a reading older than all 32 converts by the oldest line kept.
 //
-// How a re-anchoring moves converted times: it takes effect 1 µs after it
-// reads the clock, at its cut. A new pair that puts the wall clock ahead of
+// How a re-anchoring moves converted times: it takes effect a microsecond
+// after it reads the clock, at its cut. A new pair that puts the wall clock ahead of
 // where the converted times had got to, a step of the wall clock forwards
 // or a counter that ran slow, takes effect at once, and converted times
 // step forwards with the wall clock. One that puts it behind, a step of the
 // wall clock backwards or a counter that ran fast, does not: converted times
 // carry on from where they were, at 63/64 of the counter's speed, until
-// they meet the new pair's line, and follow it from there. A step back of
-// 1 ms is slewed out in 64 ms, one of a second in a little over a minute.
+// they meet the new pair's line, and follow it from there: a step back of
+// s is slewed out in 64·s.
 //
 // A re-anchoring adds no lead of its own: at its cut, converted times carry
 // on from the larger of the new line and where the previous conversion had
@@ -60,12 +60,11 @@ import (
 // fresh reading converts to no later than the wall clock plus the largest
 // error among the pairs still being slewed towards, each within its
 // [Anchor.Bound] (and a step of a coarse clock), plus what the rate's error
-// and NTP's slew add up over one period. With a [Counter] that is tens of
-// nanoseconds, and the lead of converted times over the last line stays
-// below twice it, where the wall clock is read from the same counter
-// (Linux's clocksource tsc). A wall clock from another source wanders
-// against the counter, and the pairs' errors with it: on a KVM guest whose wall clock is kvm-clock, by up to about 200 ns.
-// Only a wall clock stepped or slewed backwards, or a counter that ran fast,
+// and NTP's slew add up over one period; and the lead of converted times
+// over the last line stays below twice that largest bound, where the wall
+// clock is read from the same counter (Linux's clocksource tsc). A wall
+// clock from another source, such as kvm-clock, wanders against the
+// counter, and the pairs' errors with it. Only a wall clock stepped or slewed backwards, or a counter that ran fast,
 // leaves converted times further ahead, and that is slewed out as above.
 //
 // An Anchor is safe for concurrent use: any number of goroutines may
@@ -91,8 +90,7 @@ type Anchor struct {
 }
 
 // anchorBrackets is how many brackets an anchoring takes, keeping the
-// tightest. Each costs two clock reads and one wall-clock read, about
-// 100 ns here.
+// tightest. Each costs two clock reads and one wall-clock read.
 const anchorBrackets = 16
 
 // slewShift sets how fast converted times catch up with a wall clock that
@@ -300,8 +298,8 @@ func (a *Anchor) bracket() (pair, error) {
 	best := pair{ticks: b.mid, wall: time.Unix(0, b.raw)}
 	if b.width%2 != 0 {
 		// The midpoint lies half a tick past b.mid: move the wall time
-		// back by as much, for the line through b.mid. On a coarse clock
-		// (24 MHz) that is 21 ns.
+		// back by as much, for the line through b.mid: on a coarse clock,
+		// tens of nanoseconds.
 		best.wall = best.wall.Add(-Tickdelta(1).Duration(a.rate) / 2)
 	}
 	best.bound = (b.width.Duration(a.rate) + 1) / 2
@@ -372,13 +370,13 @@ func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
 }
 
 // Reanchor pairs a fresh reading of the clock with the wall clock, as
-// [NewAnchor] did, and converts by the new pair from 1 µs on. Where the new
-// pair maps the present later than converted times had got to, they step
-// forwards to it; where it maps it earlier, they slow to 63/64 of the
-// counter's speed until they meet it (see [Anchor]). Calling it back to
-// back leaves converted times no further ahead than calling it once a
-// second. Reanchor takes about 2 µs where the clock is a [Counter], and
-// allocates one state of about 1.4 KB. It returns an error, and keeps the
+// [NewAnchor] did, and converts by the new pair from a microsecond on.
+// Where the new pair maps the present later than converted times had got
+// to, they step forwards to it; where it maps it earlier, they slow to 63/64
+// of the counter's speed until they meet it (see [Anchor]). Calling it back
+// to back leaves converted times no further ahead than calling it once a
+// second. Reanchor reads the clock and the wall clock a few dozen times,
+// and allocates one state. It returns an error, and keeps the
 // previous pair, where the clock ran backwards in every bracket.
 func (a *Anchor) Reanchor() error {
 	a.mu.Lock()
@@ -454,11 +452,11 @@ func (a *Anchor) complete(old, next *anchorState) {
 //	go a.Run(ctx, time.Second)
 //	defer cancel()
 //
-// A period of a second keeps a rate error of 1 ppm below 1 µs and an NTP
-// slew of 500 ppm below 500 µs. Run returns at once with an error for a
-// period shorter than a millisecond, which would spend the goroutine's time
-// re-anchoring and keep converted readings stable for less than 30 ms, and
-// returns Reanchor's error where Reanchor fails.
+// Between re-anchorings, conversions drift from the wall clock by the
+// rate's error and NTP's slew times the period. Run returns at once with an
+// error for a period shorter than a millisecond, which would spend the
+// goroutine's time re-anchoring and keep converted readings stable for less
+// than 30 periods, and returns Reanchor's error where Reanchor fails.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 	if period < minRunPeriod {
 		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be at least " + minRunPeriod.String())
@@ -482,8 +480,8 @@ func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 // but without re-anchoring, and returns the time the last pair's line gives
 // its reading minus the wall clock's, positive where the clock runs ahead.
 // It is off by up to the two pairs' bounds. Divided by the time since
-// the last anchoring, a steady drift is the rate's error (1 µs in a second is
-// 1 ppm) or NTP's slew of the wall clock; a sudden one is a step of the
+// the last anchoring, a steady drift is the rate's error or NTP's slew of
+// the wall clock; a sudden one is a step of the
 // wall clock. It returns an error where the clock ran backwards in every
 // bracket.
 func (a *Anchor) Drift() (time.Duration, error) {

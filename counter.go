@@ -70,7 +70,7 @@ func New(rate TickRate) Counter {
 //
 // Its readings never go backwards and, their origin being the system's, may
 // be subtracted across processes on one machine (on Linux CLOCK_MONOTONIC,
-// which NTP may slew by up to 500 ppm and which stops during suspend); they
+// which NTP may slew and which stops during suspend); they
 // may not be subtracted from a hardware Counter's. Every kind of read is the
 // same call into the runtime, and [Counter.NowCPU] reports -1. On Linux
 // that call reads through the vDSO, which reads the hardware after earlier
@@ -88,31 +88,28 @@ func (c Counter) Rate() TickRate { return c.rate }
 
 // Now returns the counter's reading, in ticks at [Counter.Rate], taken after
 // every earlier instruction, loads included, has finished: on amd64 RDTSCP
-// where the CPU has it (as Linux's own ordered read prefers; the cheaper of
-// the two on an Intel guest, by about 2%) and LFENCE; RDTSC where it has not
+// where the CPU has it (as Linux's own ordered read prefers) and LFENCE;
+// RDTSC where it has not
 // or before [New] has run, on arm64 ISB; MRS CNTVCT_EL0. So a reading is
 // never earlier than one this goroutine loaded from another before calling
 // Now: a reading handed over through a channel, a mutex or an atomic may be
 // subtracted from it. Later instructions may start before the read, so the
 // code a span opens with Now may begin a few nanoseconds (the read's own
 // latency) before the reading: time code of tens of nanoseconds with
-// [Counter.Begin] and [Counter.End]. Of 10 M readings handed between
-// goroutines pinned to the two CPUs of a 2-vCPU guest, none was behind, the
-// closest 46 ns ahead (a handoff's own time) with RDTSCP on an Intel guest,
-// 70 ns with LFENCE; RDTSC on an AMD one. Now costs about twice
-// [Counter.NowUnordered]; the README has the figures.
+// [Counter.Begin] and [Counter.End]. Now costs a fence more than
+// [Counter.NowUnordered]; BENCHMARKS.md has the figures, and those of
+// readings handed between CPUs.
 func (c Counter) Now() Tickstamp { return Tickstamp(stampNow(c.mono)) }
 
 // NowUnordered returns the counter's reading, in ticks at [Counter.Rate],
 // with the bare instruction and no ordering: on amd64 RDTSC, on arm64
 // MRS CNTVCT_EL0, elsewhere the runtime's clock as [Counter.Now] reads it.
 // It is the cheapest read, and the processor may take it before an earlier
-// load has completed: microseconds before, where that load waits for a cache
-// line another core is writing. Of readings taken right after loading
-// another goroutine's reading, 0.8% of 10 M were behind it on a 2-vCPU AMD
-// guest, by up to 1.7 µs, and 5.7% on a 2-vCPU Intel KVM guest, by up to
-// 4.8 µs. Use NowUnordered only where every reading of a span comes from
-// one goroutine, which sees its own readings in order.
+// load has completed. So a reading taken right after loading another
+// goroutine's reading may be behind it, by an amount the package cannot
+// bound: on loaded virtual machines, by tens of microseconds (BENCHMARKS.md
+// has the counts). Use NowUnordered only where every reading of a span
+// comes from one goroutine, which sees its own readings in order.
 func (c Counter) NowUnordered() Tickstamp { return Tickstamp(stampUnordered(c.mono)) }
 
 // Begin returns the counter's reading, in ticks at [Counter.Rate], taken

@@ -101,10 +101,9 @@ func cpusError(check *cpuCheck) error {
 
 // The per-CPU check's budget: cpuBracketBudget brackets in all, shared out
 // between the CPUs, between minCPUBrackets and maxCPUBrackets on each. A
-// bracket costs one read of the raw clock (about 0.3 µs, or 1.3 µs where the
-// clock is a full system call) and pinning costs a migration (a few µs to
-// tens of µs on a busy machine), so 2 CPUs take 32 brackets each and 256
-// CPUs 4 each: about 0.3 ms of brackets and 257 migrations.
+// bracket costs one read of the raw clock and pinning costs a migration,
+// so 2 CPUs take 32 brackets each and 256 CPUs 4 each: at most 512 raw
+// reads and 257 migrations whatever the machine.
 const (
 	cpuBracketBudget = 512
 	minCPUBrackets   = 4

@@ -136,9 +136,9 @@ type gathering struct {
 // Why not a bracket at each end, as calibrations usually do: a bracket places
 // the raw clock's reading on the counter's scale only to within how the
 // system call that reads it happened to run, and the counter's own steps
-// (AMD's counters advance in steps of about 10 ns): 10 to 20 ns, which over
-// 10 ms is one or two parts per million. Thousands of brackets spread over
-// the window average much of that away.
+// (AMD's counters advance by tens of ticks at a time): tens of nanoseconds,
+// which over the window is parts per million. Thousands of brackets spread
+// over the window average much of that away.
 func (p clockPair) measure(window time.Duration) (measurement, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -255,8 +255,8 @@ func (g *gathering) gather() error {
 			g.tightGap = min(g.tightGap, gap)
 		}
 		stretched := !accepted(b.width, g.tightest)
-		// Nothing that moves a thread fits in 10 µs of the raw clock: a
-		// gap that short is the loop's own jitter (microseconds with the
+		// Nothing that moves a thread fits in minPauseNs of the raw
+		// clock: a gap that short is the loop's own jitter (longer with the
 		// race detector), however it compares with the least.
 		paused := !accepted(gap, g.tightGap) && b.raw-rawFrom > minPauseNs
 		moved := b.cpu >= 0 && b.cpu != g.cpu
@@ -379,9 +379,9 @@ func (g *gathering) fit() (measurement, error) {
 // spreadFactor. Unlike the scatter of the bins about the line, the jackknife
 // counts errors that neighbouring bins share, which are the larger part of
 // the scatter of repeats; errors shared over more than a block it still
-// misses, and the factor makes up for them as measured (on a loaded 2-vCPU
-// Bhyve guest, 100 repeats: |repeat - reference| / jackknife had a 95th
-// percentile of 5.1 to 5.4).
+// misses, and the factor makes up for them as measured (BENCHMARKS.md: the
+// 95th percentile of |repeat − reference| / jackknife over 100 repeats on
+// a loaded guest).
 func fitBins(bins []bin, rawBase int64, ctrBase Tickstamp) (slope, spread float64, kept int, err error) {
 	keep := make([]bool, len(bins))
 	for i := range bins {

@@ -19,8 +19,7 @@ const backend = "rdtsc"
 
 // stampNow returns the time-stamp counter read after every earlier
 // instruction, loads included, has finished: RDTSCP where hasRDTSCP is set
-// (as Linux's rdtsc_ordered prefers, and 2% quicker than LFENCE; RDTSC on a
-// 2-vCPU Intel KVM guest), else it jumps to stampFenced. Later instructions
+// (as Linux's rdtsc_ordered prefers), else it jumps to stampFenced. Later instructions
 // may start before it reads.
 func stampNow(mono bool) uint64
 

@@ -15,7 +15,8 @@ import (
 // subtracted, since they read one counter; and since every read but
 // [Counter.NowUnordered] waits for the loads before it, a reading handed to
 // another goroutine is never later than that goroutine's next one. A
-// reading of NowUnordered may be, by up to microseconds. Readings of
+// reading of NowUnordered may be, by an amount with no bound (see
+// [Counter.NowUnordered]). Readings of
 // different machines may not be subtracted.
 //
 // A Tickstamp wraps around modulo 2⁶⁴; at 10 GHz that takes 58 years.

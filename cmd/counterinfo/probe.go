@@ -106,8 +106,8 @@ func smallestStep(c counter.Counter) counter.Tickdelta {
 
 // readFloor measures the read floor of the pair p on c with counter.Floor,
 // on a locked thread, into s, once to warm up and once to report, and
-// returns its p50, p99 and max in ticks and in ns at c's rate (0 ns at the
-// zero rate).
+// returns its p50, p99 and max in ticks and in nanoseconds at c's rate
+// (zero at the zero rate).
 func readFloor(c counter.Counter, p counter.Pair, s *counter.Snapshot) (floorTicks, floorNS) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

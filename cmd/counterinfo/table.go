@@ -222,7 +222,8 @@ func hzString(hz uint64) string {
 	return r.String()
 }
 
-// offsetList prints per-CPU offsets in CPU order: "CPU 0 +0 ns, CPU 1 -24 ns".
+// offsetList prints per-CPU offsets in CPU order, each as "CPU", the CPU's
+// number and its signed offset in nanoseconds.
 func offsetList(offsets map[string]float64) string {
 	cpus := make([]int, 0, len(offsets))
 	for k := range offsets {
