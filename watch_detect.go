@@ -186,12 +186,9 @@ func (d *detector) addPoint(b bracket, meanRaw, meanMid float64) {
 // in ppm, as [Watch.Refined] does.
 func (d *detector) refined() (TickRate, float64) {
 	e := d.fit.estimate()
-	if e.hz < 0.5 || math.IsNaN(e.hz) {
+	if !(e.hz >= 0.5 && e.hz < math.MaxUint64) { // none yet, or a counter that ran backwards
 		return TickRate{}, 0
 	}
-	rate, err := NewTickRate(uint64(math.Round(e.hz)))
-	if err != nil {
-		return TickRate{}, 0
-	}
+	rate, _ := NewTickRate(uint64(math.Round(e.hz)))
 	return rate, e.uncertaintyPPM
 }

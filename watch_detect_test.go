@@ -14,10 +14,12 @@ type line struct {
 	hz, ppm float64
 	start   float64 // ticks at raw time 0
 
-	jumpAt  int64   // raw ns after which the counter has stepped by jump (never where 0)
-	jump    float64 // ns, at the rate in use
-	rateAt  int64   // raw ns after which the counter's rate is hz·(1+ratePPM/10⁶) (never where 0)
-	ratePPM float64
+	jumpAt   int64   // raw ns after which the counter has stepped by jump (never where 0)
+	jump     float64 // ns, at the rate in use
+	rateAt   int64   // raw ns after which the counter's rate is hz·(1+ratePPM/10⁶) (never where 0)
+	ratePPM  float64
+	rate2At  int64 // and after which it is hz·(1+rate2PPM/10⁶) (never where 0)
+	rate2PPM float64
 }
 
 // ticks returns the counter's reading at raw time t.
@@ -25,6 +27,9 @@ func (l line) ticks(t int64) float64 {
 	x := l.start + float64(t)*l.hz/1e9*(1+l.ppm/1e6)
 	if l.rateAt != 0 && t > l.rateAt {
 		x += float64(t-l.rateAt) * l.hz / 1e9 * (l.ratePPM - l.ppm) / 1e6
+	}
+	if l.rate2At != 0 && t > l.rate2At {
+		x += float64(t-l.rate2At) * l.hz / 1e9 * (l.rate2PPM - l.ratePPM) / 1e6
 	}
 	if l.jumpAt != 0 && t > l.jumpAt {
 		x += l.jump * l.hz / 1e9
@@ -98,6 +103,11 @@ func TestDetector(t *testing.T) {
 		// within the change over the period it came in.
 		{"migration", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: 200, jumpAt: 3*sec + sec/2, jump: 5e7}, 2, 10,
 			[]want{{5, EventJump, Untrusted, 5e7, 200e-6 * 1e9}, {5, EventRate, Degraded, 200, 0}}},
+		// A rate past the threshold, then back within it though not at
+		// the rate in use: once a period is back within N, the rate since
+		// the change is checked again, and it is past the tolerance.
+		{"rate back within the threshold", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: 3, rate2At: 7 * sec, rate2PPM: 1.8}, 2, 12,
+			[]want{{6, EventRate, Degraded, 3, 0}, {8, EventRateSinceStart, Degraded, 2.6, 0}}},
 		// Too little for one period to see: the rate since the start does.
 		{"in use off past the tolerance", line{hz: hz, ppm: 1.2}, 1, 30, []want{{-1, EventRateSinceStart, Degraded, 1.2, 0}}},
 		// Periods just past N, and just within it: a rate, never a jump.

@@ -552,6 +552,12 @@ func TestWatchRefined(t *testing.T) {
 	if r, u := w.Refined(); r != (TickRate{}) || u != 0 {
 		t.Errorf("Refined of a rate under a hertz = %v, %v; want the zero TickRate and 0", r, u)
 	}
+	d.fit.reset(2)
+	d.fit.add(0, 0)
+	d.fit.add(1_000_000_000, -2e9)
+	if r, u := w.Refined(); r != (TickRate{}) || u != 0 {
+		t.Errorf("Refined of a counter that ran backwards = %v, %v; want the zero TickRate and 0", r, u)
+	}
 }
 
 func TestWatchNames(t *testing.T) {
