@@ -27,8 +27,9 @@ const (
 	// not the counter. Spans are off by the [Event]'s parts per million.
 	Degraded
 	// Untrusted: the counter jumped against the raw clock, the kernel
-	// stopped using it, its rate is off by more than 1000 ppm, or CPUs
-	// disagree. Spans across the fault are wrong by any amount.
+	// stopped using it, its rate moved further than an invariant
+	// counter's can ([EventRate] says how far), or CPUs disagree. Spans
+	// across the fault are wrong by any amount.
 	Untrusted
 )
 
@@ -155,8 +156,8 @@ type WatchOptions struct {
 	// raises it, for a Counter whose rate [Discover] measured, to five
 	// times the spread of that measurement (at most 100 ppm), so that the
 	// discovery's own error raises no event. A rate from CPUID may be off
-	// by its crystal's tolerance, and a migration to another host moves
-	// the rate by more than that. A service that knows its rate is good
+	// by its crystal's tolerance, and a migration to another host may move
+	// the rate. A service that knows its rate is good
 	// (adopted from [Watch.Refined], say) may set it lower and see smaller
 	// changes and jumps; see [Watch] for what it adds to the thresholds.
 	// Negative, infinite or NaN is an error.
@@ -167,7 +168,7 @@ type WatchOptions struct {
 	// Watch delivers events. The next check waits for it to return: a
 	// slow callback delays that check (ticks that pass meanwhile are
 	// dropped, as a [time.Ticker] drops them), and one that blocks stops
-	// the watch. To hand events to another goroutine without ever
+	// the watch: Run returns only after it does. To hand events to another goroutine without ever
 	// blocking, send on a buffered channel in a select with a default
 	// case, which drops an event that finds the channel full;
 	// [Watch.State] still holds the worst severity of every event.
