@@ -77,7 +77,8 @@ const (
 	EventClocksource
 	// EventCPUOffsets: the per-CPU check, run every
 	// [WatchOptions.CPUPeriod], refused. Untrusted. Value is the largest
-	// offset and Threshold its bound, in ns; Err is the [*CoresError].
+	// offset and Threshold its bound, in ns; Err is the check's refusal,
+	// which wraps [ErrCPUsDisagree].
 	EventCPUOffsets
 )
 

@@ -167,10 +167,10 @@ func TestDetectorSkips(t *testing.T) {
 	}
 }
 
-// widthsOf draws a width a check, in ticks, and a place of the raw reading
-// within each bracket.
-func widthsOf(t *rapid.T, n int) (widths []int64, pos []float64) {
-	most := rapid.Int64Range(0, 100_000).Draw(t, "most width")
+// widthsOf draws a width a check, in ticks, up to a hundredth of the
+// period (at hz), and a place of the raw reading within each bracket.
+func widthsOf(t *rapid.T, n int, period int64, hz float64) (widths []int64, pos []float64) {
+	most := rapid.Int64Range(0, min(100_000, int64(float64(period)*hz/1e9/100))).Draw(t, "most width")
 	for i := range n {
 		widths = append(widths, rapid.Int64Range(0, most).Draw(t, "width"))
 		pos = append(pos, rapid.Float64Range(-1, 1).Draw(t, "pos"))
@@ -205,7 +205,7 @@ func TestDetectorQuietProperty(t *testing.T) {
 		}
 		n := rapid.IntRange(2, 40).Draw(t, "checks")
 		period := rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
-		widths, pos := widthsOf(t, n)
+		widths, pos := widthsOf(t, n, period, l.hz)
 		d, got := feed(l, tol, timesOf(t, n, period), widths, pos)
 		if len(got) != 0 {
 			t.Fatalf("events %v from a counter within the tolerance", got)
@@ -231,7 +231,7 @@ func TestDetectorJumpProperty(t *testing.T) {
 		n := rapid.IntRange(4, 30).Draw(t, "checks")
 		period := rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
 		times := timesOf(t, n, period)
-		widths, pos := widthsOf(t, n)
+		widths, pos := widthsOf(t, n, period, l.hz)
 		k := rapid.IntRange(1, n-2).Draw(t, "the check ending the jump's period")
 		l.jumpAt = times[k-1] + rapid.Int64Range(0, times[k]-times[k-1]-1).Draw(t, "into the period")
 		// Past twice the most the two periods' bracket terms can add to
@@ -296,7 +296,7 @@ func TestDetectorRateProperty(t *testing.T) {
 		n := rapid.IntRange(5, 30).Draw(t, "checks")
 		period := rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
 		times := timesOf(t, n, period)
-		widths, pos := widthsOf(t, n)
+		widths, pos := widthsOf(t, n, period, l.hz)
 		k := rapid.IntRange(1, n-3).Draw(t, "the check ending the change's period")
 		l.rateAt = times[k-1] + rapid.Int64Range(0, times[k]-times[k-1]-1).Draw(t, "into the period")
 		// Past four times the largest N of a period, over the shortest.
