@@ -13,7 +13,9 @@ import (
 // acts on each event: on an untrusted counter it switches its Clock to the
 // monotonic clock and alerts; on a degraded one it adopts the watch's
 // refined rate (or discovers again) and starts a new watch. Readers load the
-// Clock through an atomic pointer, so the switch needs no lock.
+// Clock through an atomic pointer, so the switch needs no lock. The watch
+// hands its events to the service's loop through a buffered channel,
+// without ever waiting for the loop.
 func ExampleWatch() {
 	var clock atomic.Pointer[counter.Clock]
 	use := func(c counter.Clock) { clock.Store(&c) }
@@ -21,7 +23,7 @@ func ExampleWatch() {
 	c, err := counter.Discover()
 	if err != nil {
 		log.Printf("no counter (%v): timing with the monotonic clock", err)
-		use(counter.MonotonicClock{})
+		use(counter.Monotonic())
 		return
 	}
 	use(c)
@@ -29,18 +31,23 @@ func ExampleWatch() {
 	ctx, stop := context.WithTimeout(context.Background(), 3*time.Second)
 	defer stop()
 	events := make(chan counter.Event, 16)
-	w, err := counter.NewWatch(c, counter.WatchOptions{Events: events})
+	w, err := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) {
+		select {
+		case events <- e:
+		default: // the service is behind: w.State() still holds the worst
+		}
+	}})
 	if err != nil {
 		log.Printf("cannot watch the counter: %v", err) // keep it, unwatched, or fall back
 		return
 	}
-	go w.Run(ctx)
+	go w.Run(ctx, time.Second)
 
 	for {
 		select {
 		case <-ctx.Done():
-			r := w.Refined()
-			log.Printf("refined rate %.0f Hz ± %.4f ppm over %d checks", r.Hz, r.UncertaintyPPM, r.Checks)
+			rate, uncertainty := w.Refined()
+			log.Printf("refined rate %v ± %.4f ppm", rate, uncertainty)
 			return
 		case e := <-events:
 			log.Printf("counter: %v (state %v)", e, w.State()) // and alert
@@ -48,14 +55,14 @@ func ExampleWatch() {
 			case counter.Untrusted:
 				// Jumps, a clocksource the kernel gave up on, CPUs that
 				// disagree: spans across the fault are wrong by any amount.
-				use(counter.MonotonicClock{})
+				use(counter.Monotonic())
 				return
 			case counter.Degraded:
 				// The rate moved: convert at the rate the raw clock gives
 				// the counter now. Stored readings are ticks of the same
 				// counter; they convert better at the refined rate too. A
 				// new Watch of the new Counter would then watch that rate.
-				if rate, err := w.Refined().Rate(); err == nil {
+				if rate, _ := w.Refined(); rate.Hertz() != 0 {
 					use(counter.New(rate))
 				}
 			}

@@ -5,30 +5,12 @@ import (
 	"time"
 )
 
-// A Refined is a [Watch]'s best estimate of the counter's rate against the
-// raw monotonic clock, from every check since it started (since the last
-// change of rate it confirmed, where it confirmed one).
-type Refined struct {
-	// Hz is the rate in ticks a second of the raw clock; 0 where the watch
-	// has fewer than two checks.
-	Hz float64
-	// UncertaintyPPM is the standard error of Hz, in parts per million,
-	// from how the checks scatter about the fitted line; +Inf where there
-	// are fewer than three checks.
-	UncertaintyPPM float64
-	// Checks is how many checks the fit is made of, and Span the raw
-	// clock's time from the first to the last.
-	Checks int
-	Span   time.Duration
-}
-
-// Rate returns Hz rounded to the nearest hertz as a [TickRate], ready for
-// [New]; an error where there is no estimate yet.
-func (r Refined) Rate() (TickRate, error) {
-	if r.Hz < 0.5 || math.IsNaN(r.Hz) {
-		return TickRate{}, &wrapError{msg: "counter: the watch has no refined rate yet: it needs two checks", wrapped: errZeroRate}
-	}
-	return NewTickRate(uint64(math.Round(r.Hz)))
+// A fitEstimate is what a [rateFit] says of the counter's rate.
+type fitEstimate struct {
+	hz             float64       // ticks a second of the raw clock; 0 with fewer than two points
+	uncertaintyPPM float64       // the standard error of hz; +Inf with fewer than three points
+	points         int           // how many points the fit holds
+	span           time.Duration // the raw clock's time from the first point to the last
 }
 
 // A rateFit is the least-squares line through a watch's checks, kept as
@@ -71,17 +53,17 @@ func (f *rateFit) add(raw int64, ticks float64) {
 	f.lastX = x
 }
 
-// refined returns the fit's rate and standard error.
-func (f *rateFit) refined() Refined {
-	r := Refined{Checks: f.n, UncertaintyPPM: math.Inf(1), Span: time.Duration(f.lastX)}
+// estimate returns the fit's rate and standard error.
+func (f *rateFit) estimate() fitEstimate {
+	r := fitEstimate{points: f.n, uncertaintyPPM: math.Inf(1), span: time.Duration(f.lastX)}
 	if f.n < 2 || f.sxx <= 0 {
 		return r
 	}
 	slope := f.ref + f.sxy/f.sxx
-	r.Hz = slope * 1e9
+	r.hz = slope * 1e9
 	if f.n >= 3 {
 		sse := max(0, f.syy-f.sxy*f.sxy/f.sxx)
-		r.UncertaintyPPM = math.Sqrt(sse/float64(f.n-2)/f.sxx) / slope * 1e6
+		r.uncertaintyPPM = math.Sqrt(sse/float64(f.n-2)/f.sxx) / slope * 1e6
 	}
 	return r
 }

@@ -15,7 +15,7 @@ func realWatch(t testing.TB, opts WatchOptions) *Watch {
 	if backend == "nanotime" {
 		t.Skip("no hardware counter")
 	}
-	rate, err := Measure()
+	rate, err := MeasureRate()
 	if err != nil {
 		t.Skip(err)
 	}
@@ -48,9 +48,9 @@ func TestClocksourceFile(t *testing.T) {
 // TestWatchCheckAllocates nothing: a check on the real clocks and file.
 func TestWatchCheckAllocatesNothing(t *testing.T) {
 	w := realWatch(t, WatchOptions{})
-	w.openSource()
-	defer w.closeSource()
-	w.step = float64(w.deps.clocks.step()) / w.perNs
+	w.src.start()
+	defer w.src.stop()
+	w.det.setStep(w.deps.clocks.step())
 	if allocs := testing.AllocsPerRun(100, w.check); allocs != 0 {
 		t.Errorf("a check allocates %v times; want 0", allocs)
 	}
@@ -58,9 +58,9 @@ func TestWatchCheckAllocatesNothing(t *testing.T) {
 
 func BenchmarkWatchCheck(b *testing.B) {
 	w := realWatch(b, WatchOptions{})
-	w.openSource()
-	defer w.closeSource()
-	w.step = float64(w.deps.clocks.step()) / w.perNs
+	w.src.start()
+	defer w.src.stop()
+	w.det.setStep(w.deps.clocks.step())
 	b.ReportAllocs()
 	for b.Loop() {
 		w.check()
@@ -68,11 +68,13 @@ func BenchmarkWatchCheck(b *testing.B) {
 }
 
 // TestWatchSoak runs the watch on this machine for COUNTER_WATCH_SOAK (say
-// 30s), at its default period: it must raise no event. Keep the other
+// 30s), at a period of a second: it must raise no event. Keep the other
 // cores busy meanwhile to see that the thresholds hold under load. It also
-// judges the refined rate after 10 s against an independent reference: the
-// tightest of 2000 brackets at the start and at the end, the rate between
-// them good to the two half-widths over the whole time.
+// holds the refined rate, unrounded, after 10 s and at the end against an
+// independent reference: the tightest of many brackets at the start and at
+// the end, the rate between them good to their two half-widths over the
+// time between. The two must agree within the reference's bound plus four
+// of the fit's standard errors.
 //
 //	COUNTER_WATCH_SOAK=30s go test -run TestWatchSoak -v .
 func TestWatchSoak(t *testing.T) {
@@ -80,8 +82,8 @@ func TestWatchSoak(t *testing.T) {
 	if err != nil {
 		t.Skip("set COUNTER_WATCH_SOAK=30s to run the watch on this machine for 30 s")
 	}
-	// The rate a service gets: Discover's, measured over 10 ms on this
-	// (perhaps loaded) machine, watched at the default tolerance.
+	// The rate a service gets: Discover's, measured on this (perhaps
+	// loaded) machine, watched at the default tolerance.
 	c, err := Discover()
 	if err != nil {
 		t.Skipf("Discover refused: %v", err)
@@ -94,37 +96,42 @@ func TestWatchSoak(t *testing.T) {
 	ref0 := tightestOf(30)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	var at10 Refined
+	var at10 fitEstimate
 	var at10Ref bracket
 	took10 := make(chan struct{})
 	go func() {
 		defer close(took10)
 		time.Sleep(min(d, 10*time.Second+50*time.Millisecond))
-		at10 = w.Refined()
+		at10 = w.estimate()
 		at10Ref = tightestOf(30)
 	}()
-	if err := w.Run(ctx); err != nil {
-		t.Fatal(err)
+	if err := w.Run(ctx, time.Second); err != context.DeadlineExceeded {
+		t.Fatalf("Run returned %v; want context.DeadlineExceeded", err)
 	}
 	<-took10
 	ref1 := tightestOf(30)
-	perNs := float64(w.Rate().Hertz()) / 1e9
-	report := func(when string, r Refined, end bracket) {
+	perNs := float64(w.rate.Hertz()) / 1e9
+	judge := func(when string, r fitEstimate, end bracket) {
 		T := float64(end.raw - ref0.raw)
 		refHz := float64(end.mid.Sub(ref0.mid)) / T * 1e9
 		refErr := float64(end.width+ref0.width) / 2 / perNs / T * 1e6
+		diff := (r.hz - refHz) / refHz * 1e6
 		t.Logf("%s: refined %.3f Hz ± %.4f ppm over %d checks (%v); reference %.3f Hz ± %.4f ppm over %.1f s; refined − reference %+.4f ppm; rate in use %v (%+.4f ppm from the reference)",
-			when, r.Hz, r.UncertaintyPPM, r.Checks, r.Span, refHz, refErr, T/1e9, (r.Hz-refHz)/refHz*1e6, w.Rate(), (float64(w.Rate().Hertz())-refHz)/refHz*1e6)
+			when, r.hz, r.uncertaintyPPM, r.points, r.span, refHz, refErr, T/1e9, diff, w.rate, (float64(w.rate.Hertz())-refHz)/refHz*1e6)
+		if r.points >= 3 && math.Abs(diff) > refErr+4*r.uncertaintyPPM {
+			t.Errorf("%s: the refined rate is %+.4f ppm from the reference; want within %.4f ppm (the reference's bound and four standard errors)",
+				when, diff, refErr+4*r.uncertaintyPPM)
+		}
 	}
-	if at10.Checks > 0 {
-		report("after 10 s", at10, at10Ref)
+	if at10.points > 0 {
+		judge("after 10 s", at10, at10Ref)
 	}
-	report("at the end", w.Refined(), ref1)
-	t.Logf("period deviations D/T from %+.3f to %+.3f ppm; the brackets' share of N/T at least %.3f ppm, tol %.1f ppm", w.devLo, w.devHi, w.nLo, w.tol*1e6)
+	end := w.estimate()
+	judge("at the end", end, ref1)
 	if len(events) != 0 || w.State() != Trusted {
 		t.Errorf("%d events, state %v; want none on a healthy machine", len(events), w.State())
 	}
-	if r := w.Refined(); math.IsInf(r.UncertaintyPPM, 0) {
+	if math.IsInf(end.uncertaintyPPM, 0) {
 		t.Errorf("no refined rate after %v", d)
 	}
 }

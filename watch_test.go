@@ -93,22 +93,25 @@ func (f *fakeHost) deps() watchDeps {
 			}
 			return read, func() error { f.closed++; return nil }, nil
 		},
-		checkCPUs: func(TickRate) (*CPUCheck, error) {
+		checkCPUs: func(TickRate) (*cpuCheck, error) {
 			if f.cpuAt != 0 && time.Since(f.epoch) >= f.cpuAt {
 				if f.cpuErr != nil {
 					return nil, f.cpuErr
 				}
-				check := &CPUCheck{CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: -1600 * time.Millisecond, Bound: 2 * time.Microsecond}}}
-				return check, &CoresError{Check: check}
+				check := &cpuCheck{CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: -1600 * time.Millisecond, Bound: 2 * time.Microsecond}}}
+				return check, cpusError(check)
 			}
-			return &CPUCheck{}, nil
+			return &cpuCheck{}, nil
 		},
 		counterSrc: isCounterClocksource,
 	}
 }
 
-// watchFor runs a watch of f, made with opts, for d of fake time, and
-// returns it and the events it raised.
+// testPeriod is the period the tests run their watches at.
+const testPeriod = time.Second
+
+// watchFor runs a watch of f, made with opts, for d of fake time at
+// testPeriod, and returns it and the events it raised.
 func watchFor(t *testing.T, f *fakeHost, opts WatchOptions, d time.Duration) (*Watch, []Event) {
 	t.Helper()
 	f.epoch = time.Now()
@@ -118,8 +121,8 @@ func watchFor(t *testing.T, f *fakeHost, opts WatchOptions, d time.Duration) (*W
 	if f.sourceFrom == "" {
 		f.sourceFrom = "tsc"
 	}
-	events := make(chan Event, 100)
-	opts.Events = events
+	var got []Event
+	opts.OnEvent = func(e Event) { got = append(got, e) }
 	rate, _ := NewTickRate(uint64(f.hz))
 	w, err := newWatch(rate, opts, f.deps())
 	if err != nil {
@@ -127,19 +130,21 @@ func watchFor(t *testing.T, f *fakeHost, opts WatchOptions, d time.Duration) (*W
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error)
-	go func() { done <- w.Run(ctx) }()
+	go func() { done <- w.Run(ctx, testPeriod) }()
 	time.Sleep(d)
 	synctest.Wait()
 	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	close(events)
-	var got []Event
-	for e := range events {
-		got = append(got, e)
+	if err := <-done; err != context.Canceled {
+		t.Fatalf("Run returned %v; want context.Canceled", err)
 	}
 	return w, got
+}
+
+// estimate returns the refined fit's estimate, unrounded.
+func (w *Watch) estimate() fitEstimate {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.det.fit.estimate()
 }
 
 // detected checks that the events are one of kind, raised within two
@@ -166,12 +171,15 @@ func TestWatchQuiet(t *testing.T) {
 		if len(events) != 0 || w.State() != Trusted {
 			t.Fatalf("events %v, state %v; want none, trusted", events, w.State())
 		}
-		r := w.Refined()
-		if r.Checks != 61 || math.Abs(r.Hz-f.hz)/f.hz*1e6 > 0.01 || r.UncertaintyPPM > 0.01 {
+		r := w.estimate()
+		if r.points != 61 || math.Abs(r.hz-f.hz)/f.hz*1e6 > 0.01 || r.uncertaintyPPM > 0.01 {
 			t.Errorf("refined %+v; want 61 checks within 0.01 ppm of %v Hz", r, f.hz)
 		}
-		if math.Abs(r.Hz-f.hz)/f.hz*1e6 > 4*r.UncertaintyPPM+1e-6 {
-			t.Errorf("refined %v Hz, %v from the truth: more than 4 standard errors (%v ppm)", r.Hz, r.Hz-f.hz, r.UncertaintyPPM)
+		if math.Abs(r.hz-f.hz)/f.hz*1e6 > 4*r.uncertaintyPPM+1e-6 {
+			t.Errorf("refined %v Hz, %v from the truth: more than 4 standard errors (%v ppm)", r.hz, r.hz-f.hz, r.uncertaintyPPM)
+		}
+		if rate, u := w.Refined(); rate.Hertz() != uint64(math.Round(r.hz)) || u != r.uncertaintyPPM {
+			t.Errorf("Refined() = %v, %v; want the fit's %v Hz rounded, and %v", rate, u, r.hz, r.uncertaintyPPM)
 		}
 		if f.closed != 1 {
 			t.Errorf("clocksource file closed %d times; want 1", f.closed)
@@ -201,7 +209,7 @@ func TestWatchRateChange(t *testing.T) {
 				}
 				// The refined rate follows the new rate.
 				want := f.hz * (1 + ppm/1e6)
-				if r := w.Refined(); math.Abs(r.Hz-want)/want*1e6 > 0.05 || r.Checks < 10 {
+				if r := w.estimate(); math.Abs(r.hz-want)/want*1e6 > 0.05 || r.points < 10 {
 					t.Errorf("refined %+v; want %v Hz", r, want)
 				}
 			})
@@ -227,7 +235,7 @@ func TestWatchJump(t *testing.T) {
 					t.Errorf("jump %v ns, threshold %v ns; want %v", e.Value, e.Threshold, jump)
 				}
 				// The refined rate takes the jump out.
-				if r := w.Refined(); math.Abs(r.Hz-f.hz)/f.hz*1e6 > 0.05 {
+				if r := w.estimate(); math.Abs(r.hz-f.hz)/f.hz*1e6 > 0.05 {
 					t.Errorf("refined %+v; want %v Hz", r, f.hz)
 				}
 			})
@@ -316,7 +324,7 @@ func TestWatchCPUOffsets(t *testing.T) {
 		f := &fakeHost{cpuAt: 25 * time.Second}
 		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
 		e := detected(t, f, events, EventCPUOffsets, Untrusted, f.cpuAt, 10*time.Second)
-		if !errors.Is(e.Err, ErrCoresDisagree) || e.Value != float64(-1600*time.Millisecond) || e.Threshold != 2000 {
+		if !errors.Is(e.Err, ErrCPUsDisagree) || e.Value != float64(-1600*time.Millisecond) || e.Threshold != 2000 {
 			t.Errorf("event %+v", e)
 		}
 		if w.State() != Untrusted {
@@ -337,33 +345,39 @@ func TestWatchCPUCheckDisabled(t *testing.T) {
 	})
 }
 
-// TestWatchSlowReceiver: a full channel drops events and counts them, and
-// the callback sees each event after the state took it in.
-func TestWatchSlowReceiver(t *testing.T) {
+// TestWatchOnEvent checks that the callback sees each event after the
+// state took it in, on Run's goroutine, and that a slow callback delays the
+// next check, the ticks meanwhile dropped.
+func TestWatchOnEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeHost{sourceAt: 1500 * time.Millisecond, sourceFrom: "kvm-clock", sourceTo: "hpet", jumpAt: 3500 * time.Millisecond, jump: time.Millisecond}
 		f.epoch = time.Now()
 		f.hz = 2e9
-		full := make(chan Event) // no buffer, no receiver
 		var seen []string
 		var w *Watch
 		rate, _ := NewTickRate(2e9)
-		w, err := newWatch(rate, WatchOptions{Events: full, OnEvent: func(e Event) {
+		w, err := newWatch(rate, WatchOptions{OnEvent: func(e Event) {
 			seen = append(seen, e.Kind.String()+" "+w.State().String())
+			if e.Kind == EventJump {
+				time.Sleep(3200 * time.Millisecond) // a slow callback: three ticks go by
+			}
 		}}, f.deps())
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second+testPeriod/2)
 		defer cancel()
-		if err := w.Run(ctx); err != nil {
-			t.Fatal(err)
+		if err := w.Run(ctx, testPeriod); err != context.DeadlineExceeded {
+			t.Fatalf("Run returned %v; want context.DeadlineExceeded", err)
 		}
 		if want := "clocksource degraded,jump untrusted"; strings.Join(seen, ",") != want {
 			t.Errorf("OnEvent saw %v; want %s", seen, want)
 		}
-		if w.Dropped() != 2 {
-			t.Errorf("Dropped() = %d; want 2", w.Dropped())
+		// Checks at 0 to 5 s; the callback holds the check of 5 s until
+		// 8.2 s, the ticker keeps one tick of those it dropped, and the
+		// checks go on at 8.2, 9 and 10 s: 9 checks and not 11.
+		if got := w.estimate().points; got != 9 {
+			t.Errorf("the fit has %d checks; want 9, the ticks the callback held dropped", got)
 		}
 	})
 }
@@ -372,24 +386,31 @@ func TestWatchRunTwice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeHost{hz: 2e9}
 		f.epoch = time.Now()
-		w, err := newWatch(Gigahertz(), WatchOptions{}, f.deps())
+		rate, _ := NewTickRate(2e9)
+		w, err := newWatch(rate, WatchOptions{}, f.deps())
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error)
-		go func() { done <- w.Run(ctx) }()
+		go func() { done <- w.Run(ctx, testPeriod) }()
 		synctest.Wait()
-		if err := w.Run(ctx); err == nil || err.Error() != "counter: the watch is already running" {
+		if err := w.Run(ctx, testPeriod); err == nil || err.Error() != "counter: the watch is already running" {
 			t.Errorf("a second Run: %v", err)
 		}
 		cancel()
-		<-done
-		// Run again after it returned: allowed, and carries on.
-		ctx, cancel = context.WithTimeout(t.Context(), 3*time.Second)
+		if err := <-done; err != context.Canceled {
+			t.Errorf("Run returned %v on cancel; want context.Canceled", err)
+		}
+		// Run again after it returned, at another period: allowed, and
+		// carries on from the checks made.
+		ctx, cancel = context.WithTimeout(t.Context(), 3*time.Second+time.Millisecond)
 		defer cancel()
-		if err := w.Run(ctx); err != nil {
-			t.Errorf("Run after Run returned: %v", err)
+		if err := w.Run(ctx, time.Second/2); err != context.DeadlineExceeded {
+			t.Errorf("Run after Run returned: %v; want context.DeadlineExceeded", err)
+		}
+		if got := w.estimate().points; got != 1+7 {
+			t.Errorf("the fit has %d checks; want 1 from the first run and 7 from the second", got)
 		}
 	})
 }
@@ -416,11 +437,7 @@ func TestNewWatchRefuses(t *testing.T) {
 	}{
 		{"zero rate", TickRate{}, WatchOptions{}, true, "counter: the watch needs a Counter with a rate: the zero Counter has none"},
 		{"no raw clock", rate, WatchOptions{}, false, "has no raw monotonic clock to watch the counter against"},
-		{"negative period", rate, WatchOptions{Period: -time.Second}, true, "counter: a watch period of -1s is outside 10ms and up"},
-		{"short period", rate, WatchOptions{Period: time.Millisecond}, true, "counter: a watch period of 1ms is outside 10ms and up"},
-		{"negative per-CPU period", rate, WatchOptions{CPUPeriod: -1}, true, "counter: a per-CPU period of -1ns is shorter than the watch's period"},
-		{"per-CPU period under the default", rate, WatchOptions{CPUPeriod: time.Millisecond * 500}, true, "counter: a per-CPU period of 500ms is shorter than the watch's period"},
-		{"per-CPU period under the period", rate, WatchOptions{Period: time.Minute, CPUPeriod: time.Second}, true, "counter: a per-CPU period of 1s is shorter than the watch's period"},
+		{"negative per-CPU period", rate, WatchOptions{CPUPeriod: -1}, true, "counter: a per-CPU period of -1ns is negative"},
 		{"negative tolerance", rate, WatchOptions{RateTolerancePPM: -1}, true, "counter: a rate tolerance of -1 ppm is not a finite number of ppm from 0 up"},
 		{"NaN tolerance", rate, WatchOptions{RateTolerancePPM: math.NaN()}, true, "counter: a rate tolerance of NaN ppm is not a finite number of ppm from 0 up"},
 		{"infinite tolerance", rate, WatchOptions{RateTolerancePPM: math.Inf(1)}, true, "counter: a rate tolerance of +Inf ppm is not a finite number of ppm from 0 up"},
@@ -444,26 +461,102 @@ func TestNewWatchRefuses(t *testing.T) {
 	}
 }
 
-func TestRefinedRate(t *testing.T) {
-	if _, err := (Refined{}).Rate(); !errors.Is(err, ErrZeroRate) {
-		t.Errorf("Rate of no estimate: %v; want ErrZeroRate", err)
+// TestWatchRunRefuses checks that Run refuses at once, checking nothing, a
+// period under the minimum, a per-CPU period under the period, and a
+// context already done.
+func TestWatchRunRefuses(t *testing.T) {
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, tc := range []struct {
+		name   string
+		opts   WatchOptions
+		ctx    context.Context
+		period time.Duration
+		want   string
+	}{
+		{"negative period", WatchOptions{}, t.Context(), -time.Second, "counter: a watch cannot check every -1s: the period must be at least 10ms"},
+		{"zero period", WatchOptions{}, t.Context(), 0, "counter: a watch cannot check every 0s: the period must be at least 10ms"},
+		{"short period", WatchOptions{}, t.Context(), minWatchPeriod - 1, "counter: a watch cannot check every 9.999999ms: the period must be at least 10ms"},
+		{"per-CPU period under the period", WatchOptions{CPUPeriod: time.Second}, t.Context(), time.Minute, "counter: a per-CPU period of 1s is shorter than the watch's period of 1m0s"},
+		{"done", WatchOptions{}, done, time.Second, context.Canceled.Error()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeHost{hz: 2e9}
+			opened := false
+			deps := f.deps()
+			deps.clocksrc = func() (func([]byte) (int, error), func() error, error) {
+				opened = true
+				return nil, nil, errors.ErrUnsupported
+			}
+			rate, _ := NewTickRate(2e9)
+			w, err := newWatch(rate, tc.opts, deps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Run(tc.ctx, tc.period)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Run = %v; want the error %q", err, tc.want)
+			}
+			if p := w.estimate().points; p != 0 || opened {
+				t.Errorf("a refused Run made %d checks, opened the clocksource file: %v; want none", p, opened)
+			}
+		})
 	}
-	if _, err := (Refined{Hz: math.NaN()}).Rate(); !errors.Is(err, ErrZeroRate) {
-		t.Errorf("Rate of NaN: %v; want ErrZeroRate", err)
+	// The least period is taken.
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeHost{hz: 2e9}
+		f.epoch = time.Now()
+		rate, _ := NewTickRate(2e9)
+		w, _ := newWatch(rate, WatchOptions{}, f.deps())
+		ctx, cancel := context.WithTimeout(t.Context(), 5*minWatchPeriod+minWatchPeriod/2)
+		defer cancel()
+		if err := w.Run(ctx, minWatchPeriod); err != context.DeadlineExceeded {
+			t.Errorf("Run at the least period: %v", err)
+		}
+		if p := w.estimate().points; p != 6 {
+			t.Errorf("%d checks; want 6", p)
+		}
+	})
+}
+
+// TestWatchRefined checks Refined's edges: nothing before two checks, a
+// rate without an uncertainty from two, the fit's rate rounded to the
+// hertz and its standard error from three.
+func TestWatchRefined(t *testing.T) {
+	rate, _ := NewTickRate(2e9)
+	w, err := newWatch(rate, WatchOptions{}, (&fakeHost{}).deps())
+	if err != nil {
+		t.Fatal(err)
 	}
-	r, err := Refined{Hz: 2_096_000_123.6}.Rate()
-	if err != nil || r.Hertz() != 2_096_000_124 {
-		t.Errorf("Rate = %v, %v; want 2096000124 Hz", r, err)
+	if r, u := w.Refined(); r != (TickRate{}) || u != 0 {
+		t.Errorf("Refined of a new watch = %v, %v; want the zero TickRate and 0", r, u)
 	}
-	var f rateFit
-	f.reset(2)
-	if got := f.refined(); got.Hz != 0 || !math.IsInf(got.UncertaintyPPM, 1) {
-		t.Errorf("an empty fit: %+v", got)
+	d := &w.det
+	d.fit.add(100, 50)
+	if r, u := w.Refined(); r != (TickRate{}) || u != 0 {
+		t.Errorf("Refined of one check = %v, %v; want the zero TickRate and 0", r, u)
 	}
-	f.add(100, 50)
-	f.add(1100, 2050)
-	if got := f.refined(); got.Hz != 2e9 || !math.IsInf(got.UncertaintyPPM, 1) || got.Span != 1000 {
-		t.Errorf("a two-point fit: %+v; want 2e9 Hz, no uncertainty, 1µs", got)
+	d.fit.add(1_000_000_100, 2_000_000_123.6+50) // 2000000123.6 Hz
+	if r, u := w.Refined(); r.Hertz() != 2_000_000_124 || !math.IsInf(u, 1) {
+		t.Errorf("Refined of two checks = %v, %v; want 2000000124 Hz and +Inf", r, u)
+	}
+	d.fit.add(2_000_000_100, 4_000_000_247.2+50+10)
+	want := d.fit.estimate()
+	if r, u := w.Refined(); r.Hertz() != uint64(math.Round(want.hz)) || u != want.uncertaintyPPM || u <= 0 || math.IsInf(u, 0) {
+		t.Errorf("Refined of three checks = %v, %v; want %v Hz rounded and %v ppm", r, u, want.hz, want.uncertaintyPPM)
+	}
+	// A fit whose rate no TickRate can hold gives nothing.
+	d.fit.reset(2)
+	d.fit.add(0, 0)
+	d.fit.add(1_000_000_000, 0.25)
+	if r, u := w.Refined(); r != (TickRate{}) || u != 0 {
+		t.Errorf("Refined of a rate under a hertz = %v, %v; want the zero TickRate and 0", r, u)
+	}
+	d.fit.reset(2)
+	d.fit.add(0, 0)
+	d.fit.add(1_000_000_000, -2e9)
+	if r, u := w.Refined(); r != (TickRate{}) || u != 0 {
+		t.Errorf("Refined of a counter that ran backwards = %v, %v; want the zero TickRate and 0", r, u)
 	}
 }
 
@@ -477,14 +570,13 @@ func TestWatchNames(t *testing.T) {
 		{Event{Kind: EventJump, Severity: Untrusted, Value: -1e6, Threshold: 1500}.String(), "jump (untrusted): -1000000.000 ns, threshold ±1500.000 ns"},
 		{Event{Kind: EventClocksource, Severity: Untrusted, From: "tsc", To: "hpet"}.String(), `clocksource (untrusted): "tsc" → "hpet"`},
 		{Event{Kind: EventClocksource, Severity: Degraded, From: "tsc", Err: errors.New("EIO")}.String(), `clocksource (degraded): "tsc" → "": EIO`},
-		{Event{Kind: EventRateSinceStart}.Unit(), "ppm"}, {Event{Kind: EventCPUOffsets}.Unit(), "ns"}, {Event{Kind: EventClocksource}.Unit(), ""},
+		{Event{Kind: EventRateSinceStart, Severity: Degraded, Value: 1.5, Threshold: 1}.String(), "rate-since-start (degraded): 1.500 ppm, threshold ±1.000 ppm"},
+		{Event{Kind: EventCPUOffsets, Severity: Untrusted, Value: 2500, Threshold: 900, Err: errors.New("CPUs disagree")}.String(),
+			"cpu-offsets (untrusted): 2500.000 ns, threshold ±900.000 ns: CPUs disagree"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q; want %q", tc.got, tc.want)
 		}
-	}
-	if w, _ := newWatch(Gigahertz(), WatchOptions{}, (&fakeHost{}).deps()); w.Rate() != Gigahertz() {
-		t.Errorf("Rate() = %v", w.Rate())
 	}
 }
 
@@ -550,23 +642,18 @@ func TestWatchClocksourceChangedWhileStopped(t *testing.T) {
 		f := &fakeHost{hz: 2_096_000_000, sourceFrom: "tsc", sourceTo: "hpet", sourceAt: 4 * time.Second}
 		f.epoch = time.Now()
 		rate, _ := NewTickRate(uint64(f.hz))
-		events := make(chan Event, 10)
-		w, err := newWatch(rate, WatchOptions{Events: events}, f.deps())
+		var got []Event
+		w, err := newWatch(rate, WatchOptions{OnEvent: func(e Event) { got = append(got, e) }}, f.deps())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range []time.Duration{3 * time.Second, 2 * time.Second} {
 			ctx, cancel := context.WithTimeout(t.Context(), d)
-			if err := w.Run(ctx); err != nil {
+			if err := w.Run(ctx, testPeriod); err != context.DeadlineExceeded {
 				t.Fatal(err)
 			}
 			cancel()
 			time.Sleep(2 * time.Second) // stopped meanwhile
-		}
-		close(events)
-		var got []Event
-		for e := range events {
-			got = append(got, e)
 		}
 		if len(got) != 1 || got[0].Kind != EventClocksource || got[0].From != "tsc" || got[0].To != "hpet" || w.State() != Untrusted {
 			t.Errorf("events %v, state %v; want tsc → hpet, untrusted", got, w.State())
@@ -574,16 +661,18 @@ func TestWatchClocksourceChangedWhileStopped(t *testing.T) {
 	})
 }
 
-// TestWatchReadersWhileRunning reads State, Refined and Dropped from other
+// TestWatchReadersWhileRunning reads State and Refined from other
 // goroutines while the watch runs through a change of rate and a jump: run
 // with -race (CI does), it fails on a data race; and a reader never sees the
-// state improve, nor the refined fit empty once it has two checks.
+// state improve, nor the refined rate gone once it had one, not even across
+// the refit that follows a change of rate.
 func TestWatchReadersWhileRunning(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeHost{hz: 2_096_000_000, rateAt: 3500 * time.Millisecond, ratePPM: 200, jumpAt: 7500 * time.Millisecond, jump: time.Millisecond}
 		f.epoch = time.Now()
 		rate, _ := NewTickRate(uint64(f.hz))
-		w, err := newWatch(rate, WatchOptions{Events: make(chan Event, 1)}, f.deps())
+		var events []Event
+		w, err := newWatch(rate, WatchOptions{OnEvent: func(e Event) { events = append(events, e) }}, f.deps())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -599,22 +688,21 @@ func TestWatchReadersWhileRunning(t *testing.T) {
 						t.Errorf("state went from %v back to %v", worst, s)
 					}
 					worst = max(worst, s)
-					r := w.Refined()
-					if hadFit && r.Checks == 0 {
-						t.Errorf("the refined fit was empty after it had checks")
+					r, _ := w.Refined()
+					if hadFit && r.Hertz() == 0 {
+						t.Errorf("the refined rate was gone after the fit had two checks")
 					}
-					hadFit = hadFit || r.Checks >= 2
-					_ = w.Dropped()
+					hadFit = hadFit || r.Hertz() != 0
 					time.Sleep(10 * time.Millisecond)
 				}
 			})
 		}
-		if err := w.Run(ctx); err != nil {
+		if err := w.Run(ctx, testPeriod); err != context.DeadlineExceeded {
 			t.Fatal(err)
 		}
 		readers.Wait()
-		if w.State() != Untrusted || w.Dropped() == 0 {
-			t.Errorf("state %v, dropped %d; want untrusted after the jump, and the full channel's events counted", w.State(), w.Dropped())
+		if w.State() != Untrusted || len(events) < 2 || events[0].Kind != EventRate {
+			t.Errorf("state %v, events %v; want untrusted after a rate event and a jump", w.State(), events)
 		}
 	})
 }
@@ -648,7 +736,7 @@ func TestWatchCoversDiscoverysSpread(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := w.tol * 1e6; math.Abs(got-tc.want) > 1e-9 {
+		if got := w.det.tol * 1e6; math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("spread %v ppm, RateTolerancePPM %v: tolerance %v ppm; want %v", tc.spread, tc.opt, got, tc.want)
 		}
 	}

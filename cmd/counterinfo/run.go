@@ -133,8 +133,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (opts options, status in
 		fmt.Fprintf(stderr, "counterinfo: -watch %v: the time must not be negative (0 does not watch)\n", opts.watch)
 		return opts, exitUsage, false
 	}
-	if opts.period < minWatchPeriod {
-		fmt.Fprintf(stderr, "counterinfo: -period %v: the watch's period must be at least %v\n", opts.period, minWatchPeriod)
+	if err := checkWatchPeriod(opts.period); err != nil {
+		fmt.Fprintf(stderr, "counterinfo: -period %v: %v\n", opts.period, err)
 		return opts, exitUsage, false
 	}
 	if opts.crossCore < 0 {

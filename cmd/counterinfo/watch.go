@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,11 +17,33 @@ import (
 )
 
 // driftChecks is how many checks the drift window is cut into: the watch
-// the -watch flag runs, run for the window at a period of a tenth of it.
+// the -watch flag runs, run for the window at a period of a tenth of it,
+// or of half of it where counter.Watch refuses a tenth as too short. Half
+// is the longest period that still fits the three checks a rate with an
+// uncertainty needs.
 const driftChecks = 10
 
-// minWatchPeriod is the shortest period counter.Watch takes.
-const minWatchPeriod = 10 * time.Millisecond
+// checkWatchPeriod returns counter.Watch's refusal of period, or nil where
+// it takes it (or where this system has no watch at all): it asks a Watch to
+// run at period with a context already done, which Watch.Run refuses before
+// it checks anything. So the watch's least period has one home, the root
+// package.
+func checkWatchPeriod(period time.Duration) error {
+	rate, err := counter.NewTickRate(1_000_000_000)
+	if err != nil {
+		return err
+	}
+	w, err := counter.NewWatch(counter.New(rate), counter.WatchOptions{})
+	if err != nil {
+		return nil // no watch here: -watch says so when it is asked to run
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := w.Run(ctx, period); !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
 
 // reportDrift compares c with the raw monotonic clock over window, by
 // running the package's own watch over it (counter.Watch: the brackets
@@ -29,9 +52,12 @@ const minWatchPeriod = 10 * time.Millisecond
 // less the rate c converts at. The bound is two standard errors of the
 // refined rate. What the watch raised meanwhile becomes a warning.
 func reportDrift(r *report, c counter.Counter, window time.Duration) {
-	period := max(window/driftChecks, minWatchPeriod)
+	period := window / driftChecks
+	if checkWatchPeriod(period) != nil {
+		period = window / 2
+	}
 	var events []counter.Event
-	w, err := counter.NewWatch(c, counter.WatchOptions{Period: period, OnEvent: func(e counter.Event) { events = append(events, e) }})
+	w, err := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) { events = append(events, e) }})
 	if err != nil {
 		r.DriftNote = "not measured: " + err.Error()
 		return
@@ -43,13 +69,13 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 	giveUp := time.Now().Add(10 * window)
 	for run := window + period/2; ; run = period {
 		ctx, cancel := context.WithTimeout(context.Background(), run)
-		err := w.Run(ctx)
+		err := w.Run(ctx, period)
 		cancel()
-		if err != nil {
+		if !errors.Is(err, context.DeadlineExceeded) {
 			r.DriftNote = "not measured: " + err.Error()
 			return
 		}
-		if w.Refined().Checks >= 3 || len(events) > 0 || time.Now().After(giveUp) {
+		if hasUncertainty(w) || len(events) > 0 || time.Now().After(giveUp) {
 			break
 		}
 	}
@@ -65,14 +91,26 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 			return
 		}
 	}
-	ref := w.Refined()
-	if ref.Checks < 3 || math.IsInf(ref.UncertaintyPPM, 0) {
-		r.DriftNote = fmt.Sprintf("not measured: the watch made %d checks in %v, too few to fit a rate", ref.Checks, window)
+	if !hasUncertainty(w) {
+		r.DriftNote = fmt.Sprintf("not measured: the watch made fewer than three checks in %v, too few to fit a rate with its uncertainty", window)
 		return
 	}
-	hz := float64(c.Rate().Hertz())
-	r.DriftPPM = round((ref.Hz-hz)/hz*1e6, 3)
-	r.DriftBoundPPM = round(2*ref.UncertaintyPPM, 3)
+	refined, u := w.Refined()
+	r.DriftPPM = round(ppmFrom(refined, c.Rate()), 3)
+	r.DriftBoundPPM = round(2*u, 3)
+}
+
+// hasUncertainty reports whether w's refined rate has an uncertainty: the
+// fit has three checks or more.
+func hasUncertainty(w *counter.Watch) bool {
+	rate, u := w.Refined()
+	return rate.Hertz() != 0 && !math.IsInf(u, 0) && !math.IsNaN(u)
+}
+
+// ppmFrom returns how far rate is from base, in ppm of base.
+func ppmFrom(rate, base counter.TickRate) float64 {
+	hz, baseHz := float64(rate.Hertz()), float64(base.Hertz())
+	return (hz - baseHz) / baseHz * 1e6
 }
 
 // watchLive runs the watch on c for d at period, writing each event to out
@@ -91,7 +129,7 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 			err = werr
 		}
 	}
-	w, nerr := counter.NewWatch(c, counter.WatchOptions{Period: period, OnEvent: func(e counter.Event) {
+	w, nerr := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if live {
@@ -118,14 +156,17 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 				case <-tick.C:
 				}
 				mu.Lock()
-				note(writeStatus(out, w, time.Since(start), d))
+				note(writeStatus(out, w, c.Rate(), time.Since(start), d))
 				mu.Unlock()
 			}
 		}()
 	} else {
 		close(statusDone)
 	}
-	rerr := w.Run(ctx)
+	rerr := w.Run(ctx, period)
+	if errors.Is(rerr, context.DeadlineExceeded) {
+		rerr = nil // the end of the time asked for
+	}
 	cancel()
 	<-statusDone
 	if live {
@@ -134,7 +175,7 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 	if rerr != nil {
 		return false, rerr, err
 	}
-	note(writeWatchEnd(out, w, d, asJSON))
+	note(writeWatchEnd(out, w, c.Rate(), d, asJSON))
 	return w.State() == counter.Untrusted, nil, err
 }
 
@@ -154,19 +195,19 @@ var isTerminal = func(out io.Writer) bool {
 }
 
 // writeStatus redraws the status line: the time watched of the whole, the
-// checks made, the state, and the refined rate so far.
-func writeStatus(out io.Writer, w *counter.Watch, elapsed, whole time.Duration) error {
-	ref := w.Refined()
+// state, and the refined rate so far against the rate in use.
+func writeStatus(out io.Writer, w *counter.Watch, inUse counter.TickRate, elapsed, whole time.Duration) error {
+	refined, u := w.Refined()
 	rate := "no refined rate yet"
 	switch {
-	case ref.Hz == 0:
-	case math.IsInf(ref.UncertaintyPPM, 0) || math.IsNaN(ref.UncertaintyPPM):
-		rate = fmt.Sprintf("refined %.3f Hz", ref.Hz)
+	case refined.Hertz() == 0:
+	case math.IsInf(u, 0) || math.IsNaN(u):
+		rate = fmt.Sprintf("refined %d Hz (%+.4f ppm)", refined.Hertz(), ppmFrom(refined, inUse))
 	default:
-		rate = fmt.Sprintf("refined %.3f Hz ±%.4f ppm", ref.Hz, ref.UncertaintyPPM)
+		rate = fmt.Sprintf("refined %d Hz ±%.4f ppm (%+.4f ppm)", refined.Hertz(), u, ppmFrom(refined, inUse))
 	}
-	_, err := fmt.Fprintf(out, "\r\x1b[Kwatching %v of %v: %d checks, %s, %s",
-		elapsed.Round(time.Second), whole, ref.Checks, w.State(), rate)
+	_, err := fmt.Fprintf(out, "\r\x1b[Kwatching %v of %v: %s, %s",
+		elapsed.Round(time.Second), whole, w.State(), rate)
 	return err
 }
 
@@ -190,6 +231,18 @@ type eventLine struct {
 	Error     string  `json:"error"`
 }
 
+// eventUnit returns the unit of an event's Value and Threshold, as each
+// kind's doc in package counter states it: "ppm", "ns" or "".
+func eventUnit(k counter.EventKind) string {
+	switch k {
+	case counter.EventRate, counter.EventRateSinceStart:
+		return "ppm"
+	case counter.EventJump, counter.EventCPUOffsets:
+		return "ns"
+	}
+	return ""
+}
+
 // writeEvent writes one event.
 func writeEvent(out io.Writer, e counter.Event, asJSON bool) error {
 	if !asJSON {
@@ -198,7 +251,7 @@ func writeEvent(out io.Writer, e counter.Event, asJSON bool) error {
 	}
 	l := eventLine{
 		Event: e.Kind.String(), Severity: e.Severity.String(), At: e.At.Format(time.RFC3339Nano),
-		Value: e.Value, Threshold: e.Threshold, Unit: e.Unit(), From: e.From, To: e.To,
+		Value: e.Value, Threshold: e.Threshold, Unit: eventUnit(e.Kind), From: e.From, To: e.To,
 	}
 	if e.Err != nil {
 		l.Error = e.Err.Error()
@@ -209,39 +262,38 @@ func writeEvent(out io.Writer, e counter.Event, asJSON bool) error {
 // A watchEnd is the last line -watch -json prints.
 type watchEnd struct {
 	WatchedMS             float64 `json:"watched_ms"`
-	State                 string  `json:"state"` // "trusted", "degraded" or "untrusted"
-	Checks                int     `json:"checks"`
-	RefinedRateHz         float64 `json:"refined_rate_hz"`         // 0 with fewer than two checks
+	State                 string  `json:"state"`                   // "trusted", "degraded" or "untrusted"
+	RefinedRateHz         uint64  `json:"refined_rate_hz"`         // to the hertz; 0 with fewer than two checks
 	RefinedUncertaintyPPM float64 `json:"refined_uncertainty_ppm"` // -1 with fewer than three checks
 	RefinedVsRatePPM      float64 `json:"refined_vs_rate_ppm"`     // the refined rate against the rate in use
-	DroppedEvents         uint64  `json:"dropped_events"`
 }
 
-// writeWatchEnd writes the refined rate and the state the watch ended in.
-func writeWatchEnd(out io.Writer, w *counter.Watch, d time.Duration, asJSON bool) error {
-	ref := w.Refined()
+// writeWatchEnd writes the refined rate and the state the watch of a
+// Counter converting at inUse ended in.
+func writeWatchEnd(out io.Writer, w *counter.Watch, inUse counter.TickRate, d time.Duration, asJSON bool) error {
+	refined, u := w.Refined()
 	end := watchEnd{
-		WatchedMS: float64(d) / float64(time.Millisecond), State: w.State().String(), Checks: ref.Checks,
-		RefinedRateHz: round(ref.Hz, 3), RefinedUncertaintyPPM: -1, DroppedEvents: w.Dropped(),
+		WatchedMS: float64(d) / float64(time.Millisecond), State: w.State().String(),
+		RefinedRateHz: refined.Hertz(), RefinedUncertaintyPPM: -1,
 	}
-	if !math.IsInf(ref.UncertaintyPPM, 0) && !math.IsNaN(ref.UncertaintyPPM) {
-		end.RefinedUncertaintyPPM = round(ref.UncertaintyPPM, 4)
+	if refined.Hertz() != 0 && !math.IsInf(u, 0) && !math.IsNaN(u) {
+		end.RefinedUncertaintyPPM = round(u, 4)
 	}
-	if hz := float64(w.Rate().Hertz()); hz != 0 && ref.Hz != 0 {
-		end.RefinedVsRatePPM = round((ref.Hz-hz)/hz*1e6, 4)
+	if refined.Hertz() != 0 {
+		end.RefinedVsRatePPM = round(ppmFrom(refined, inUse), 4)
 	}
 	if asJSON {
 		return json.NewEncoder(out).Encode(end)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "watched                 %v, %d checks: %s\n", d, end.Checks, end.State)
+	fmt.Fprintf(&b, "watched                 %v: %s\n", d, end.State)
 	switch {
 	case end.RefinedRateHz == 0:
 		b.WriteString("refined rate            none: fewer than two checks\n")
 	case end.RefinedUncertaintyPPM < 0:
-		fmt.Fprintf(&b, "refined rate            %.3f Hz (%+.4f ppm from the rate in use; no uncertainty from two checks)\n", end.RefinedRateHz, end.RefinedVsRatePPM)
+		fmt.Fprintf(&b, "refined rate            %d Hz (%+.4f ppm from the rate in use; no uncertainty from two checks)\n", end.RefinedRateHz, end.RefinedVsRatePPM)
 	default:
-		fmt.Fprintf(&b, "refined rate            %.3f Hz ±%.4f ppm (%+.4f ppm from the rate in use)\n", end.RefinedRateHz, end.RefinedUncertaintyPPM, end.RefinedVsRatePPM)
+		fmt.Fprintf(&b, "refined rate            %d Hz ±%.4f ppm (%+.4f ppm from the rate in use)\n", end.RefinedRateHz, end.RefinedUncertaintyPPM, end.RefinedVsRatePPM)
 	}
 	_, err := io.WriteString(out, b.String())
 	return err

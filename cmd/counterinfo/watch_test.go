@@ -161,7 +161,8 @@ func TestWatchLiveErrors(t *testing.T) {
 	if _, notRun, err := watchLive(&buf, counter.Counter{}, 50*time.Millisecond, 10*time.Millisecond, true); notRun == nil || err != nil {
 		t.Errorf("a Counter without a rate: not run %v, write error %v; want a reason not to run and no write error", notRun, err)
 	}
-	c := counter.Monotonic() // watchable wherever there is a raw clock
+	rate, _ := counter.NewTickRate(1_000_000_000)
+	c := counter.New(rate) // watchable wherever there is a raw clock
 	_, notRun, err := watchLive(errWriter{errors.New("disk full")}, c, 30*time.Millisecond, 10*time.Millisecond, false)
 	if notRun != nil {
 		t.Skipf("no watch here: %v", notRun)
@@ -207,8 +208,8 @@ func TestWatchLiveStatus(t *testing.T) {
 				return
 			}
 			last := out[strings.LastIndex(out, "\r\x1b[Kwatching "):]
-			if !strings.Contains(last, " checks, trusted, ") || !strings.Contains(last, " of 150ms: ") {
-				t.Errorf("the last status line %q lacks the checks, the state or the time", last)
+			if !strings.Contains(last, " of 150ms: trusted, refined ") || !strings.Contains(last, " Hz ±") {
+				t.Errorf("the last status line %q lacks the time, the state or the refined rate", last)
 			}
 			end := strings.Index(last, "\r\x1b[Kwatched ")
 			if end < 0 {
@@ -218,5 +219,64 @@ func TestWatchLiveStatus(t *testing.T) {
 				t.Errorf("a status line after the end:\n%q", last[end:])
 			}
 		})
+	}
+}
+
+// TestCheckWatchPeriod checks that -period is held against counter.Watch's
+// own least period, which Watch.Run states in its refusal, and that a
+// period the watch takes passes.
+func TestCheckWatchPeriod(t *testing.T) {
+	for _, p := range []time.Duration{-time.Second, 0, time.Millisecond, 9 * time.Millisecond} {
+		if err := checkWatchPeriod(p); err == nil || !strings.Contains(err.Error(), "the period must be at least 10ms") {
+			t.Errorf("checkWatchPeriod(%v) = %v; want the watch's refusal", p, err)
+		}
+	}
+	for _, p := range []time.Duration{10 * time.Millisecond, time.Second, time.Hour} {
+		if err := checkWatchPeriod(p); err != nil {
+			t.Errorf("checkWatchPeriod(%v) = %v; want nil", p, err)
+		}
+	}
+	status, _, errOut := runCmd(t, fixedRate, "-watch", "1s", "-period", "5ms")
+	if status != exitUsage || !strings.Contains(errOut, "counterinfo: -period 5ms: counter: a watch cannot check every 5ms") {
+		t.Errorf("status %d, stderr %q; want %d and the watch's refusal", status, errOut, exitUsage)
+	}
+}
+
+// TestEventUnit checks that the unit -watch -json gives each kind of
+// event is the one counter.Event's String prints with its value.
+func TestEventUnit(t *testing.T) {
+	for k := counter.EventRate; k <= counter.EventCPUOffsets; k++ {
+		s := counter.Event{Kind: k, Severity: counter.Degraded}.String()
+		u := eventUnit(k)
+		if u == "" && (strings.HasSuffix(s, " ns") || strings.HasSuffix(s, " ppm")) || u != "" && !strings.HasSuffix(s, " "+u) {
+			t.Errorf("%v: unit %q, and String says %q", k, u, s)
+		}
+	}
+	if eventUnit(counter.EventKind(0)) != "" {
+		t.Error("an unknown kind has a unit")
+	}
+}
+
+// TestReportDriftShortWindow checks the drift's period: a tenth of the
+// window where the watch takes it, half of it where a tenth is too short
+// (still three checks), and a note where even half is refused.
+func TestReportDriftShortWindow(t *testing.T) {
+	rate, _ := counter.NewTickRate(1_000_000_000)
+	if _, err := counter.NewWatch(counter.New(rate), counter.WatchOptions{}); err != nil {
+		t.Skipf("no watch here: %v", err)
+	}
+	c, err := counter.Discover()
+	if err != nil {
+		t.Skipf("discovery refused: %v", err)
+	}
+	var r report
+	reportDrift(&r, c, 20*time.Millisecond)
+	if r.DriftNote != "" || r.DriftBoundPPM <= 0 {
+		t.Errorf("a 20ms window: note %q, bound %v ppm; want the drift measured at half the window", r.DriftNote, r.DriftBoundPPM)
+	}
+	r = report{}
+	reportDrift(&r, c, 15*time.Millisecond)
+	if !strings.Contains(r.DriftNote, "not measured: counter: a watch cannot check every 7.5ms") {
+		t.Errorf("a 15ms window: note %q; want the watch's refusal", r.DriftNote)
 	}
 }
