@@ -37,7 +37,7 @@
 //		printing each event as it happens (a JSON object a line with
 //		-json) and at the end the refined rate; 0 does not watch
 //	-period duration
-//		the period of -watch's checks, at least 10ms (default 1s)
+//		the period of -watch's checks, at least the watch's least period (default 1s)
 //
 // The exit status is 0 when the counter is usable, 1 when discovery refused
 // it, 2 on a usage error, 3 when the report could not be written (a full
