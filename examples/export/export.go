@@ -177,9 +177,9 @@ const NativeSchema = 3
 // one tick, is above it at any rate.
 //
 // Native buckets are wider than the Snapshot's: at schema 3 a bucket's
-// bounds are 2^(1/8) apart, about 9%, against the Snapshot's relative error
-// of [counter.QuantileError], about 0.4%, so the conversion keeps less than
-// the Snapshot knows.
+// bounds are a factor of 2^(1/8) apart, over twenty times the Snapshot's
+// relative error, [counter.QuantileError], so the conversion keeps less
+// than the Snapshot knows.
 //
 // created is the histogram's created timestamp, which Prometheus reads as
 // the time its counts started from zero: the start of the first interval
