@@ -204,7 +204,7 @@ func BenchmarkConvertStore(b *testing.B) {
 // TestConversionReport times the conversion loops on a loaded machine, where
 // benchmarks spread by half their value: it runs every loop once a round,
 // interleaved, for 20,000 rounds, and logs each loop's 10th percentile per
-// conversion, which preemption rarely reaches, with the ratios the README
+// conversion, which preemption rarely reaches, with the ratios BENCHMARKS.md
 // quotes. It asserts nothing about speed. Run it with
 //
 //	COUNTER_CONVERT_REPORT=1 go test -run TestConversionReport -v .

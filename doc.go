@@ -8,8 +8,8 @@
 // later with [Tickdelta.Duration]. Where Discover refuses, [Monotonic] is a
 // Counter of the same type that reads the runtime's monotonic clock, so the
 // code that stamps and converts does not change. The README walks through
-// a service's use, with the figures measured; each type's doc is its
-// contract. In brief:
+// a service's use, BENCHMARKS.md holds the figures measured, and each
+// type's doc is its contract. In brief:
 //
 //   - Units. A [Tickstamp] is one reading, in ticks of a counter whose
 //     origin means nothing; a [Tickdelta] is the signed span between two;

@@ -14,7 +14,7 @@ import (
 // A service discovers the counter once, stamps its hot path with Now, and
 // converts the spans later, off the hot path; where discovery refuses, the
 // same code runs on the monotonic clock. This is the README's first
-// snippet; TestREADMESnippetsAreExamples runs it.
+// snippet; TestExamplesLog runs it and checks what it logs.
 func Example() {
 	msg := "a request"
 	c, err := counter.Discover() // once, at start-up: about 10 ms
