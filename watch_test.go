@@ -15,8 +15,9 @@ import (
 
 // fakeHost is the watch's machine: a simMachine on synctest's fake time,
 // whose true time is the bubble's time since epoch plus the time the reads
-// themselves have taken (from 15 ns to half a microsecond each, varying),
-// so that the raw clock is read at varying places within the brackets. Of
+// themselves have taken (a counter read 15 to 75 ns, a raw read 200 ns to a
+// microsecond, varying), so that the raw clock is read at varying places
+// within the brackets. Of
 // its own it has the clocksource file and the per-CPU check, each with a
 // fault at a time of the bubble.
 type fakeHost struct {
@@ -32,7 +33,7 @@ type fakeHost struct {
 	closed     int
 
 	cpuAt  time.Duration // when the per-CPU check starts refusing (never where 0)
-	cpuErr error         // what it refuses with then, where not a *CoresError
+	cpuErr error         // what it refuses with then, where not the CPUs disagreeing
 }
 
 // newHost returns a host whose counter runs at hz (watchFor's default
