@@ -14,42 +14,30 @@ import (
 // with the machine's.
 func (t cpuTour) run(rate TickRate) (*cpuCheck, error) { return t.start()(rate) }
 
-// fakeCPUs is a machine whose CPUs each have a counter at 2.5 GHz, offset
-// from true time by their own amount; every read takes time, so brackets
-// have width, and a raw read takes longer than a counter read.
+// fakeCPUs is a machine of several CPUs for the per-CPU check: each CPU's
+// counter runs at 2.5 GHz, offset from true time by its own amount (see
+// simMachine.offset); a counter read takes 10 ns and a raw read longer, so
+// brackets have width. The tour's pins cost a migration each, are counted,
+// and fail where a test says so.
 type fakeCPUs struct {
-	now      int64                 // true time, ns
-	offset   map[int]time.Duration // each CPU's counter, ahead of true time
-	cpu      int                   // the CPU the thread is pinned to
+	simMachine
 	allowed  []int
 	failPin  map[int]bool // CPUs that cannot be pinned
 	failBack bool         // the second pin of the first CPU fails
 	pins     map[int]int
 	unpinErr error
-	back     bool // every read of the counter goes backwards
 }
 
 const fakeHz = 2_500_000_000
 
-func (f *fakeCPUs) counter() Tickstamp {
-	f.now += 10
-	ticks := Tickstamp((f.now + int64(f.offset[f.cpu])) * fakeHz / 1e9)
-	if f.back {
-		return Tickstamp(1<<40) - Tickstamp(f.now)
-	}
-	return ticks
-}
-
-func (f *fakeCPUs) raw() int64 {
-	f.now += 700
-	r := f.now
-	f.now += 600
-	return r
+// newCPUs returns a machine whose affinity mask holds allowed.
+func newCPUs(allowed ...int) *fakeCPUs {
+	return &fakeCPUs{simMachine: simMachine{hz: fakeHz, counterCost: 10, rawBefore: 700, rawAfter: 600}, allowed: allowed}
 }
 
 func (f *fakeCPUs) tour() cpuTour {
 	return cpuTour{
-		clocks:  clockPair{counter: withoutCPU(f.counter), raw: f.raw},
+		clocks:  f.clocks(),
 		allowed: func() ([]int, error) { return slices.Clone(f.allowed), nil },
 		pin: func(cpu int) (func() error, error) {
 			if f.pins == nil {
@@ -60,7 +48,7 @@ func (f *fakeCPUs) tour() cpuTour {
 				return nil, errors.New("invalid argument")
 			}
 			f.cpu = cpu
-			f.now += 20_000 // a migration
+			f.ns += 20_000 // a migration
 			return func() error { return f.unpinErr }, nil
 		},
 	}
@@ -75,7 +63,7 @@ func fakeRate(t *testing.T) TickRate {
 }
 
 func TestCPUCheckAgrees(t *testing.T) {
-	f := &fakeCPUs{allowed: []int{0, 1, 2, 3}, offset: map[int]time.Duration{}}
+	f := newCPUs(0, 1, 2, 3)
 	check, err := f.tour().run(fakeRate(t))
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +100,8 @@ func TestCPUCheckRefusesOffsetCPU(t *testing.T) {
 		{"just past the bound", map[int]time.Duration{3: 2 * time.Microsecond}, 3, 2 * time.Microsecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeCPUs{allowed: []int{0, 1, 2, 3}, offset: tc.offset}
+			f := newCPUs(0, 1, 2, 3)
+			f.offset = tc.offset
 			check, err := f.tour().run(fakeRate(t))
 			if !errors.Is(err, ErrCPUsDisagree) {
 				t.Fatalf("error %v; want one wrapping ErrCPUsDisagree", err)
@@ -139,7 +128,7 @@ func TestCPUCheckRefusesOffsetCPU(t *testing.T) {
 // TestCPUCheckBudget: many CPUs share a fixed number of brackets.
 func TestCPUCheckBudget(t *testing.T) {
 	for _, n := range []int{2, 16, 64, 256} {
-		f := &fakeCPUs{offset: map[int]time.Duration{}}
+		f := newCPUs()
 		for cpu := range n {
 			f.allowed = append(f.allowed, cpu)
 		}
@@ -162,62 +151,69 @@ func TestCPUCheckBudget(t *testing.T) {
 func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	rate := fakeRate(t)
 	t.Run("one CPU", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{3}}
+		f := newCPUs(3)
 		if check, err := f.tour().run(rate); check != nil || err != nil {
 			t.Errorf("= %v, %v; want nil, nil", check, err)
 		}
 	})
 	t.Run("no affinity call", func(t *testing.T) {
-		tour := (&fakeCPUs{}).tour()
+		tour := newCPUs().tour()
 		tour.allowed = func() ([]int, error) { return nil, errors.ErrUnsupported }
 		if check, err := tour.run(rate); check != nil || err != nil {
 			t.Errorf("= %v, %v; want nil, nil", check, err)
 		}
 	})
 	t.Run("a CPU cannot be pinned", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1, 2}, failPin: map[int]bool{1: true}, offset: map[int]time.Duration{}}
+		f := newCPUs(0, 1, 2)
+		f.failPin = map[int]bool{1: true}
 		check, err := f.tour().run(rate)
 		if err != nil || len(check.CPUs) != 2 || !slices.Equal(check.Unchecked, []int{1}) {
 			t.Errorf("= %+v, %v; want CPUs 0 and 2 checked, 1 not", check, err)
 		}
 	})
 	t.Run("the first CPU cannot be pinned", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1, 2}, failPin: map[int]bool{0: true}, offset: map[int]time.Duration{}}
+		f := newCPUs(0, 1, 2)
+		f.failPin = map[int]bool{0: true}
 		check, err := f.tour().run(rate)
 		if err != nil || len(check.CPUs) != 2 || check.CPUs[0].CPU != 1 || f.pins[1] != 2 {
 			t.Errorf("= %+v, %v (pins %v); want CPUs 1 and 2 checked against 1", check, err, f.pins)
 		}
 	})
 	t.Run("only one CPU can be pinned", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1}, failPin: map[int]bool{0: true}, offset: map[int]time.Duration{}}
+		f := newCPUs(0, 1)
+		f.failPin = map[int]bool{0: true}
 		check, err := f.tour().run(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
 	})
 	t.Run("no CPU can be pinned", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1}, failPin: map[int]bool{0: true, 1: true}}
+		f := newCPUs(0, 1)
+		f.failPin = map[int]bool{0: true, 1: true}
 		check, err := f.tour().run(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
 	})
 	t.Run("the first CPU cannot be pinned again", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1}, failBack: true, offset: map[int]time.Duration{}}
+		f := newCPUs(0, 1)
+		f.failBack = true
 		check, err := f.tour().run(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
 	})
 	t.Run("a mask cannot be restored", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1}, unpinErr: errors.New("invalid argument"), offset: map[int]time.Duration{}}
+		f := newCPUs(0, 1)
+		f.unpinErr = errors.New("invalid argument")
 		check, err := f.tour().run(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) || f.pins[1] != 0 {
 			t.Errorf("= %+v, %v (pins %v); want the tour ended at the first CPU", check, err, f.pins)
 		}
 	})
 	t.Run("the counter only goes backwards", func(t *testing.T) {
-		f := &fakeCPUs{allowed: []int{0, 1}, back: true}
+		f := newCPUs(0, 1)
+		f.backwards = true
 		check, err := f.tour().run(rate)
 		if err != nil || check.CPUs != nil {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
@@ -239,7 +235,7 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 // returns at once with the tour running on a goroutine of its own, and a
 // tour nobody waits for ends by itself.
 func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
-	f := &fakeCPUs{allowed: []int{0, 1}, offset: map[int]time.Duration{}}
+	f := newCPUs(0, 1)
 	tour := f.tour()
 	release, pinned := make(chan struct{}), make(chan struct{}, 3)
 	pin := tour.pin
@@ -268,7 +264,7 @@ func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
 // where it does, the check refuses with ErrDisabled.
 func TestCPUCheckTourAsksItsThread(t *testing.T) {
 	for _, faults := range []bool{false, true} {
-		f := &fakeCPUs{allowed: []int{0, 1}, offset: map[int]time.Duration{}}
+		f := newCPUs(0, 1)
 		tr := f.tour()
 		asked := 0
 		tr.faults = func() bool { asked++; return faults }
@@ -282,8 +278,8 @@ func TestCPUCheckTourAsksItsThread(t *testing.T) {
 			}
 			continue
 		}
-		if err != ErrDisabled || check != nil || f.now != 0 || len(f.pins) != 0 {
-			t.Errorf("fault: %+v, %v, %d ns read, pins %v; want nil, ErrDisabled, nothing read or pinned", check, err, f.now, f.pins)
+		if err != ErrDisabled || check != nil || f.ns != 0 || len(f.pins) != 0 {
+			t.Errorf("fault: %+v, %v, %v ns read, pins %v; want nil, ErrDisabled, nothing read or pinned", check, err, f.ns, f.pins)
 		}
 	}
 }

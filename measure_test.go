@@ -8,83 +8,27 @@ import (
 	"time"
 )
 
-// A fakeMachine is a counter and a raw clock driven by a simulated time that
-// advances with every read, as on a real machine: a counter at hz that moves
-// in steps (AMD's move every 10 ns or so), a raw clock in whole nanoseconds,
-// and a system call that now and then is stretched by an interrupt.
-type fakeMachine struct {
-	ns       float64 // simulated time
-	hz       float64
-	step     float64 // the counter's step, in ticks
-	callCost float64 // ns of each read of the raw clock
-	reads    int
-	cpuOf    func(read int) int    // the CPU of each counter read
-	osCPU    bool                  // the CPU is known from the OS only, not from the counter's reads
-	offsetOf func(cpu int) float64 // the counter's offset, in ticks, on each CPU
-	pauseAt  map[int]float64       // ns the thread is off its CPU before a counter read
-	stalled  bool                  // the raw clock does not advance
-	frozen   bool                  // the counter does not advance
+// measured returns the machine discovery's measurement reads in these
+// tests: a counter at hz that moves in steps of step ticks (AMD's move
+// every 10 ns or so), read in 6 ns and saying its CPU as RDTSCP does, and a
+// raw clock read by a system call of 350 ns, which an interrupt stretches
+// once every 997 reads.
+func measured(hz, step float64) *simMachine {
+	return &simMachine{hz: hz, step: step, counterCost: 6, rawBefore: 175, rawAfter: 175, interruptEvery: 997, cpuFrom: cpuFromReads}
 }
 
-func (f *fakeMachine) counter() (Tickstamp, int) {
-	f.ns += 6
-	f.reads++
-	f.ns += f.pauseAt[f.reads]
-	cpu := f.where()
-	ticks := 1e12 + f.ns*f.hz/1e9 // from an arbitrary origin
-	if f.offsetOf != nil {
-		ticks += f.offsetOf(cpu)
+// fromOS has only the OS say the CPU, where fromOS, as where the counter's
+// instruction does not.
+func (s *simMachine) fromOS(fromOS bool) *simMachine {
+	if fromOS {
+		s.cpuFrom = cpuFromOS
 	}
-	if f.frozen {
-		ticks = 1e12
-	}
-	if f.step > 1 {
-		ticks = math.Floor(ticks/f.step) * f.step
-	}
-	if f.osCPU {
-		cpu = -1
-	}
-	return Tickstamp(ticks), cpu
-}
-
-// where returns the CPU the thread is on now.
-func (f *fakeMachine) where() int {
-	if f.cpuOf != nil {
-		return f.cpuOf(f.reads)
-	}
-	return 0
-}
-
-// getcpu is the OS's answer, a system call as long as the raw clock's.
-func (f *fakeMachine) getcpu() int {
-	f.ns += f.callCost
-	return f.where()
-}
-
-func (f *fakeMachine) raw() int64 {
-	f.ns += f.callCost / 2
-	at := f.ns
-	if f.reads%997 == 0 {
-		f.ns += 20_000 // an interrupt inside the system call
-	}
-	f.ns += f.callCost / 2
-	if f.stalled {
-		return 5e9
-	}
-	return int64(at) + 5e9
-}
-
-func (f *fakeMachine) clocks() clockPair {
-	p := clockPair{counter: f.counter, raw: f.raw, stallWait: stalledClockWait}
-	if f.osCPU {
-		p.cpu = f.getcpu
-	}
-	return p
+	return s
 }
 
 func TestMeasureFakeMachine(t *testing.T) {
 	for _, hz := range []float64{1e6, 24e6, 62.5e6, 1e9, 2_445_434_000, 3e9, 1e10} {
-		f := &fakeMachine{hz: hz, step: math.Max(1, hz/1e8), callCost: 350}
+		f := measured(hz, math.Max(1, hz/1e8))
 		m, err := f.clocks().measure(10 * time.Millisecond)
 		if err != nil {
 			t.Fatalf("%v Hz: %v", hz, err)
@@ -117,15 +61,14 @@ func TestMeasureKeepsAMovedThreadsData(t *testing.T) {
 	for _, fromOS := range []bool{false, true} {
 		const hz = 2e9
 		var moveAt int
-		f := &fakeMachine{hz: hz, step: 1, callCost: 350, osCPU: fromOS,
-			cpuOf: func(read int) int {
-				if moveAt != 0 && read >= moveAt {
-					return 1
-				}
-				return 0
-			},
-			offsetOf: func(cpu int) float64 { return float64(cpu) * 20_000 },
+		f := measured(hz, 1).fromOS(fromOS)
+		f.cpuOf = func(read int) int {
+			if moveAt != 0 && read >= moveAt {
+				return 1
+			}
+			return 0
 		}
+		f.offset = map[int]time.Duration{1: 10 * time.Microsecond}
 		// The move comes with 50 µs off the CPU, halfway through.
 		moveAt = 30_000
 		f.pauseAt = map[int]float64{moveAt: 50_000}
@@ -151,13 +94,15 @@ func TestMeasureKeepsAMovedThreadsData(t *testing.T) {
 func TestMeasureOneSegmentWithoutAMove(t *testing.T) {
 	pauses := map[int]float64{5000: 30_000, 15_000: 200_000, 20_000: 4_000}
 	for _, fromOS := range []bool{false, true} {
-		f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, osCPU: fromOS, pauseAt: pauses}
+		f := measured(1e9, 1).fromOS(fromOS)
+		f.pauseAt = pauses
 		m, err := f.clocks().measure(10 * time.Millisecond)
 		if err != nil || m.Segments != 1 {
 			t.Errorf("OS says the CPU: %v: %d segments, %v; want 1", fromOS, m.Segments, err)
 		}
 	}
-	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, pauseAt: pauses, cpuOf: func(int) int { return -1 }}
+	f := measured(1e9, 1)
+	f.pauseAt, f.cpuOf = pauses, func(int) int { return -1 }
 	if m, err := f.clocks().measure(10 * time.Millisecond); err != nil || m.Segments != 1 || m.Hz != 1e9 {
 		t.Errorf("no one says the CPU: %d Hz, %d segments, %v; want 1 GHz in 1", m.Hz, m.Segments, err)
 	}
@@ -165,7 +110,8 @@ func TestMeasureOneSegmentWithoutAMove(t *testing.T) {
 
 // TestMeasureRefusesAThreadThatKeepsMoving moves the thread every 200 reads.
 func TestMeasureRefusesAThreadThatKeepsMoving(t *testing.T) {
-	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, cpuOf: func(read int) int { return read / 200 % 2 }}
+	f := measured(1e9, 1)
+	f.cpuOf = func(read int) int { return read / 200 % 2 }
 	_, err := f.clocks().measure(10 * time.Millisecond)
 	want := "counter: could not measure the rate: the thread moved between CPUs more than 15 times in 10ms; pin it and try again"
 	if !errors.Is(err, ErrMeasure) || err.Error() != want {
@@ -177,8 +123,9 @@ func TestMeasureRefusesAThreadThatKeepsMoving(t *testing.T) {
 // filter), with interrupts and pauses in the window: nothing says the thread
 // moved, so the window stays one segment, and the rate is right.
 func TestMeasureSurvivesAnOSThatCannotSay(t *testing.T) {
-	f := &fakeMachine{hz: 1e9, step: 1, callCost: 350, osCPU: true, cpuOf: func(int) int { return -1 },
-		pauseAt: map[int]float64{8000: 30_000, 16_000: 30_000}}
+	f := measured(1e9, 1).fromOS(true)
+	f.cpuOf = func(int) int { return -1 }
+	f.pauseAt = map[int]float64{8000: 30_000, 16_000: 30_000}
 	m, err := f.clocks().measure(10 * time.Millisecond)
 	if err != nil || m.Segments != 1 || m.Hz != 1e9 {
 		t.Fatalf("measure = %d Hz in %d segments, %v; want 1 GHz in 1", m.Hz, m.Segments, err)
@@ -186,12 +133,14 @@ func TestMeasureSurvivesAnOSThatCannotSay(t *testing.T) {
 }
 
 func TestMeasureRefusesStoppedClocks(t *testing.T) {
-	f := &fakeMachine{hz: 1e9, callCost: 350, frozen: true}
+	f := measured(1e9, 0)
+	f.frozen = true
 	_, err := f.clocks().measure(time.Millisecond)
 	if want := "counter: could not measure the rate: the counter advanced 0 ticks over"; !errors.Is(err, ErrMeasure) || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("measure error %v; want one starting %q", err, want)
 	}
-	f = &fakeMachine{hz: 1e9, callCost: 350, stalled: true}
+	f = measured(1e9, 0)
+	f.stalled = true
 	p := f.clocks()
 	p.stallWait = 20 * time.Millisecond
 	start := time.Now()
@@ -290,7 +239,8 @@ func TestMeasureAgainAfterAStarvedWindow(t *testing.T) {
 		pause   float64
 		starved int
 	}{{9e6, 0}, {25e6, 1}} {
-		f := &fakeMachine{hz: hz, step: 24, callCost: 350, pauseAt: map[int]float64{40: tc.pause}}
+		f := measured(hz, 24)
+		f.pauseAt = map[int]float64{40: tc.pause}
 		m, err := f.clocks().measure(10 * time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
@@ -308,7 +258,8 @@ func TestMeasureAgainAfterAStarvedWindow(t *testing.T) {
 	for i := 1; i <= 100; i++ {
 		starve[40*i] = 9.9e6 // every 20 brackets, about a window
 	}
-	f := &fakeMachine{hz: hz, step: 24, callCost: 350, pauseAt: starve}
+	f := measured(hz, 24)
+	f.pauseAt = starve
 	m, err := f.clocks().measure(10 * time.Millisecond)
 	if m.Starved != measureWindows-1 {
 		t.Errorf("starved in every window: Starved = %d; want %d", m.Starved, measureWindows-1)
@@ -367,7 +318,8 @@ func TestMeasureThroughAPause(t *testing.T) {
 		{at: 20000, pause: 5e9, starved: 1},
 		{at: 35000, pause: 2e9, starved: 0}, // past half the window
 	} {
-		f := &fakeMachine{hz: hz, step: 21, callCost: 350, pauseAt: map[int]float64{tc.at: tc.pause}}
+		f := measured(hz, 21)
+		f.pauseAt = map[int]float64{tc.at: tc.pause}
 		p := f.clocks()
 		p.now = func() int64 { return int64(f.ns) }
 		m, err := p.measure(10 * time.Millisecond)

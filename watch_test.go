@@ -13,23 +13,16 @@ import (
 	"time"
 )
 
-// fakeHost is a counter and a raw clock on synctest's fake time: true
-// time is the bubble's time since the start, plus the time the reads
-// themselves take (from 30 ns to half a microsecond each, varying), so that
-// brackets have width and the raw clock is read at varying places within
-// them. Faults are set at true times.
+// fakeHost is the watch's machine: a simMachine on synctest's fake time,
+// whose true time is the bubble's time since epoch plus the time the reads
+// themselves have taken (a counter read 15 to 75 ns, a raw read 200 ns to a
+// microsecond, varying), so that the raw clock is read at varying places
+// within the brackets. Of
+// its own it has the clocksource file and the per-CPU check, each with a
+// fault at a time of the bubble.
 type fakeHost struct {
+	simMachine
 	epoch time.Time
-	extra int64 // ns the reads have taken
-	seed  uint64
-
-	hz       float64       // the counter's rate before any change
-	rateAt   time.Duration // when its rate changes by ratePPM (never where 0)
-	ratePPM  float64
-	rate2At  time.Duration // when its rate changes once more, by rate2PPM (never where 0)
-	rate2PPM float64
-	jumpAt   time.Duration // when its offset steps by jump (never where 0)
-	jump     time.Duration
 
 	sourceAt   time.Duration // when the clocksource file changes (never where 0)
 	sourceFrom string
@@ -40,40 +33,21 @@ type fakeHost struct {
 	closed     int
 
 	cpuAt  time.Duration // when the per-CPU check starts refusing (never where 0)
-	cpuErr error         // what it refuses with then, where not a *CoresError
+	cpuErr error         // what it refuses with then, where not the CPUs disagreeing
 }
 
-// now returns true time in ns, advancing it by one read.
-func (f *fakeHost) now(cost int64) int64 {
-	f.seed = f.seed*6364136223846793005 + 1442695040888963407
-	f.extra += cost + int64(f.seed>>33)%(cost*4+1)
-	return int64(time.Since(f.epoch)) + f.extra
-}
-
-func (f *fakeHost) raw() int64 {
-	t := f.now(100)
-	f.now(100)
-	return t
-}
-
-func (f *fakeHost) counter() Tickstamp {
-	t := float64(f.now(15))
-	ticks := t * f.hz / 1e9
-	if f.rateAt != 0 && t > float64(f.rateAt) {
-		ticks += (t - float64(f.rateAt)) * f.hz / 1e9 * f.ratePPM / 1e6
-	}
-	if f.rate2At != 0 && t > float64(f.rate2At) {
-		ticks += (t - float64(f.rate2At)) * f.hz / 1e9 * f.rate2PPM / 1e6
-	}
-	if f.jumpAt != 0 && t > float64(f.jumpAt) {
-		ticks += float64(f.jump) * f.hz / 1e9
-	}
-	return Tickstamp(1e12 + ticks)
+// newHost returns a host whose counter runs at hz (watchFor's default
+// where 0) and changes as changes say.
+func newHost(hz float64, changes ...simChange) *fakeHost {
+	f := &fakeHost{}
+	f.simMachine = simMachine{hz: hz, changes: changes, counterCost: 15, rawBefore: 100, rawAfter: 100, jitter: true,
+		wall: func() time.Duration { return time.Since(f.epoch) }}
+	return f
 }
 
 func (f *fakeHost) deps() watchDeps {
 	return watchDeps{
-		clocks:  clockPair{counter: withoutCPU(f.counter), raw: f.raw},
+		clocks:  f.clocks(),
 		haveRaw: true,
 		clocksrc: func() (func([]byte) (int, error), func() error, error) {
 			if f.noSource {
@@ -166,7 +140,7 @@ func detected(t *testing.T, f *fakeHost, events []Event, kind EventKind, sev Wat
 
 func TestWatchQuiet(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{}
+		f := newHost(0)
 		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
 		if len(events) != 0 || w.State() != Trusted {
 			t.Fatalf("events %v, state %v; want none, trusted", events, w.State())
@@ -194,13 +168,14 @@ func TestWatchRateChange(t *testing.T) {
 		ppm := tc.ppm
 		t.Run(strings.ReplaceAll(time.Duration(ppm).String(), "ns", "ppm"), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: ppm}
+				const at = 3500 * time.Millisecond
+				f := newHost(0, simChange{at: at, ppm: ppm})
 				w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: tc.tol}, 20*time.Second)
 				sev := Degraded
 				if math.Abs(ppm) > untrustedRatePPM {
 					sev = Untrusted
 				}
-				e := detected(t, f, events, EventRate, sev, f.rateAt, time.Second)
+				e := detected(t, f, events, EventRate, sev, at, time.Second)
 				if tol := cmp.Or(tc.tol, defaultRateTolerancePPM); math.Abs(e.Value-ppm) > e.Threshold || e.Threshold > tol+2 {
 					t.Errorf("rate %v ppm, threshold %v ppm; want %v ppm", e.Value, e.Threshold, ppm)
 				}
@@ -227,9 +202,10 @@ func TestWatchJump(t *testing.T) {
 		jump := tc.jump
 		t.Run(jump.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := &fakeHost{jumpAt: 3500 * time.Millisecond, jump: jump}
+				const at = 3500 * time.Millisecond
+				f := newHost(0, simChange{at: at, jump: jump})
 				w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: tc.tol}, 20*time.Second)
-				e := detected(t, f, events, EventJump, Untrusted, f.jumpAt, time.Second)
+				e := detected(t, f, events, EventJump, Untrusted, at, time.Second)
 				tolNs := cmp.Or(tc.tol, defaultRateTolerancePPM) * 1e3 // ppm of a 1 s period, in ns
 				if math.Abs(e.Value-float64(jump)) > e.Threshold || e.Threshold > tolNs+3000 {
 					t.Errorf("jump %v ns, threshold %v ns; want %v", e.Value, e.Threshold, jump)
@@ -246,12 +222,13 @@ func TestWatchJump(t *testing.T) {
 // TestWatchMigration is a change of rate and offset at once: both are seen.
 func TestWatchMigration(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: 200, jumpAt: 3500 * time.Millisecond, jump: 50 * time.Millisecond}
+		const jump = 50 * time.Millisecond
+		f := newHost(0, simChange{at: 3500 * time.Millisecond, ppm: 200, jump: jump})
 		_, events := watchFor(t, f, WatchOptions{}, 10*time.Second)
 		if len(events) != 2 || events[0].Kind != EventJump || events[1].Kind != EventRate {
 			t.Fatalf("events %v; want a jump and a rate", events)
 		}
-		if math.Abs(events[0].Value-float64(f.jump)) > 200e-6*1e9 || math.Abs(events[1].Value-200) > events[1].Threshold {
+		if math.Abs(events[0].Value-float64(jump)) > 200e-6*1e9 || math.Abs(events[1].Value-200) > events[1].Threshold {
 			t.Errorf("events %v; want a 50 ms jump and 200 ppm", events)
 		}
 	})
@@ -261,7 +238,7 @@ func TestWatchMigration(t *testing.T) {
 // too little for one period to see: the rate since the start shows it.
 func TestWatchRateInUseOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{hz: 2_096_000_000, rateAt: time.Nanosecond, ratePPM: 1.2}
+		f := newHost(2_096_000_000, simChange{at: time.Nanosecond, ppm: 1.2})
 		w, events := watchFor(t, f, WatchOptions{RateTolerancePPM: 1}, 30*time.Second)
 		if len(events) != 1 || events[0].Kind != EventRateSinceStart || events[0].Severity != Degraded {
 			t.Fatalf("events %v; want one rate-since-start", events)
@@ -289,7 +266,8 @@ func TestWatchClocksource(t *testing.T) {
 	} {
 		t.Run(tc.from+"→"+tc.to, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := &fakeHost{sourceAt: 3500 * time.Millisecond, sourceFrom: tc.from, sourceTo: tc.to, sourceErr: tc.err}
+				f := newHost(0)
+				f.sourceAt, f.sourceFrom, f.sourceTo, f.sourceErr = 3500*time.Millisecond, tc.from, tc.to, tc.err
 				w, events := watchFor(t, f, WatchOptions{}, 10*time.Second)
 				e := detected(t, f, events, EventClocksource, tc.sev, f.sourceAt, time.Second)
 				if e.From != tc.from || e.To != tc.to || e.Err != tc.err {
@@ -303,7 +281,8 @@ func TestWatchClocksource(t *testing.T) {
 	}
 	t.Run("no file", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			f := &fakeHost{noSource: true}
+			f := newHost(0)
+			f.noSource = true
 			if _, events := watchFor(t, f, WatchOptions{}, 5*time.Second); len(events) != 0 {
 				t.Errorf("events %v; want none", events)
 			}
@@ -311,7 +290,8 @@ func TestWatchClocksource(t *testing.T) {
 	})
 	t.Run("unreadable from the start", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			f := &fakeHost{badSource: true}
+			f := newHost(0)
+			f.badSource = true
 			if _, events := watchFor(t, f, WatchOptions{}, 5*time.Second); len(events) != 0 || f.closed != 1 {
 				t.Errorf("events %v, closed %d times; want none, and the file closed", events, f.closed)
 			}
@@ -321,7 +301,8 @@ func TestWatchClocksource(t *testing.T) {
 
 func TestWatchCPUOffsets(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{cpuAt: 25 * time.Second}
+		f := newHost(0)
+		f.cpuAt = 25 * time.Second
 		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
 		e := detected(t, f, events, EventCPUOffsets, Untrusted, f.cpuAt, 10*time.Second)
 		if !errors.Is(e.Err, ErrCPUsDisagree) || e.Value != float64(-1600*time.Millisecond) || e.Threshold != 2000 {
@@ -337,7 +318,8 @@ func TestWatchCPUOffsets(t *testing.T) {
 // counter (ErrDisabled) read nothing, and raises nothing.
 func TestWatchCPUCheckDisabled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{cpuAt: 5 * time.Second, cpuErr: ErrDisabled}
+		f := newHost(0)
+		f.cpuAt, f.cpuErr = 5*time.Second, ErrDisabled
 		w, events := watchFor(t, f, WatchOptions{CPUPeriod: 10 * time.Second}, 60*time.Second)
 		if len(events) != 0 || w.State() != Trusted {
 			t.Errorf("events %v, state %v; want none, Trusted", events, w.State())
@@ -350,9 +332,9 @@ func TestWatchCPUCheckDisabled(t *testing.T) {
 // next check, the ticks meanwhile dropped.
 func TestWatchOnEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{sourceAt: 1500 * time.Millisecond, sourceFrom: "kvm-clock", sourceTo: "hpet", jumpAt: 3500 * time.Millisecond, jump: time.Millisecond}
+		f := newHost(2e9, simChange{at: 3500 * time.Millisecond, jump: time.Millisecond})
+		f.sourceAt, f.sourceFrom, f.sourceTo = 1500*time.Millisecond, "kvm-clock", "hpet"
 		f.epoch = time.Now()
-		f.hz = 2e9
 		var seen []string
 		var w *Watch
 		rate, _ := NewTickRate(2e9)
@@ -384,7 +366,7 @@ func TestWatchOnEvent(t *testing.T) {
 
 func TestWatchRunTwice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{hz: 2e9}
+		f := newHost(2e9)
 		f.epoch = time.Now()
 		rate, _ := NewTickRate(2e9)
 		w, err := newWatch(rate, WatchOptions{}, f.deps())
@@ -426,7 +408,7 @@ func TestNewWatchRefusesMonotonic(t *testing.T) {
 }
 
 func TestNewWatchRefuses(t *testing.T) {
-	deps := (&fakeHost{}).deps()
+	deps := newHost(0).deps()
 	rate, _ := NewTickRate(2e9)
 	for _, tc := range []struct {
 		name string
@@ -481,7 +463,7 @@ func TestWatchRunRefuses(t *testing.T) {
 		{"done", WatchOptions{}, done, time.Second, context.Canceled.Error()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeHost{hz: 2e9}
+			f := newHost(2e9)
 			opened := false
 			deps := f.deps()
 			deps.clocksrc = func() (func([]byte) (int, error), func() error, error) {
@@ -504,7 +486,7 @@ func TestWatchRunRefuses(t *testing.T) {
 	}
 	// The least period is taken.
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{hz: 2e9}
+		f := newHost(2e9)
 		f.epoch = time.Now()
 		rate, _ := NewTickRate(2e9)
 		w, _ := newWatch(rate, WatchOptions{}, f.deps())
@@ -524,7 +506,7 @@ func TestWatchRunRefuses(t *testing.T) {
 // hertz and its standard error from three.
 func TestWatchRefined(t *testing.T) {
 	rate, _ := NewTickRate(2e9)
-	w, err := newWatch(rate, WatchOptions{}, (&fakeHost{}).deps())
+	w, err := newWatch(rate, WatchOptions{}, newHost(0).deps())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,7 +570,7 @@ func TestWatchSteadyErrorNearToleranceIsNoJump(t *testing.T) {
 	for _, ppm := range []float64{10.1, 10.3, 10.5, -10.3} {
 		t.Run(fmt.Sprint(ppm), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := &fakeHost{rateAt: time.Nanosecond, ratePPM: ppm}
+				f := newHost(0, simChange{at: time.Nanosecond, ppm: ppm})
 				w, events := watchFor(t, f, WatchOptions{}, 60*time.Second)
 				for _, e := range events {
 					if e.Kind == EventJump {
@@ -607,7 +589,7 @@ func TestWatchSteadyErrorNearToleranceIsNoJump(t *testing.T) {
 // more: each change is an event, the second one untrusted.
 func TestWatchSecondRateChange(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{rateAt: 3500 * time.Millisecond, ratePPM: 100, rate2At: 10500 * time.Millisecond, rate2PPM: 4900}
+		f := newHost(0, simChange{at: 3500 * time.Millisecond, ppm: 100}, simChange{at: 10500 * time.Millisecond, ppm: 4900})
 		w, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
 		if len(events) != 2 || events[0].Kind != EventRate || events[1].Kind != EventRate ||
 			events[0].Severity != Degraded || events[1].Severity != Untrusted {
@@ -624,12 +606,13 @@ func TestWatchSecondRateChange(t *testing.T) {
 // of the second whole period after it, as EventRate's doc says.
 func TestWatchRateChangeLateInPeriod(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{rateAt: 3950 * time.Millisecond, ratePPM: 100}
+		const at = 3950 * time.Millisecond
+		f := newHost(0, simChange{at: at, ppm: 100})
 		_, events := watchFor(t, f, WatchOptions{}, 20*time.Second)
 		if len(events) != 1 || events[0].Kind != EventRate {
 			t.Fatalf("events %v; want one rate event", events)
 		}
-		if after := events[0].At.Sub(f.epoch) - f.rateAt; after < 0 || after > 2*time.Second+50*time.Millisecond {
+		if after := events[0].At.Sub(f.epoch) - at; after < 0 || after > 2*time.Second+50*time.Millisecond {
 			t.Errorf("raised %v after the change; want within two periods and the rest of the one it came in", after)
 		}
 	})
@@ -639,7 +622,8 @@ func TestWatchRateChangeLateInPeriod(t *testing.T) {
 // clocksource change, and runs it again: the change is reported.
 func TestWatchClocksourceChangedWhileStopped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{hz: 2_096_000_000, sourceFrom: "tsc", sourceTo: "hpet", sourceAt: 4 * time.Second}
+		f := newHost(2_096_000_000)
+		f.sourceFrom, f.sourceTo, f.sourceAt = "tsc", "hpet", 4*time.Second
 		f.epoch = time.Now()
 		rate, _ := NewTickRate(uint64(f.hz))
 		var got []Event
@@ -668,7 +652,7 @@ func TestWatchClocksourceChangedWhileStopped(t *testing.T) {
 // the refit that follows a change of rate.
 func TestWatchReadersWhileRunning(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := &fakeHost{hz: 2_096_000_000, rateAt: 3500 * time.Millisecond, ratePPM: 200, jumpAt: 7500 * time.Millisecond, jump: time.Millisecond}
+		f := newHost(2_096_000_000, simChange{at: 3500 * time.Millisecond, ppm: 200}, simChange{at: 7500 * time.Millisecond, jump: time.Millisecond})
 		f.epoch = time.Now()
 		rate, _ := NewTickRate(uint64(f.hz))
 		var events []Event
