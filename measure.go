@@ -111,17 +111,17 @@ func (b *bin) meanY(base Tickstamp) float64 {
 type gathering struct {
 	p        clockPair
 	m        measurement
-	window   int64     // ns of the raw clock
-	raw0     int64     // the raw clock at the first bracket
-	base     Tickstamp // the counter at the first bracket
-	giveUp   int64     // the runtime's clock when a raw clock that has not advanced is declared stalled
-	tightest Tickdelta // the narrowest bracket yet
-	tightGap Tickdelta // the shortest gap yet from a bracket to the next
-	asked    Tickdelta // the narrowest bracket yet of a question to the OS of where the thread runs
-	firstRaw int64     // the raw clock at the first bracket kept
-	lastRaw  int64     // the raw clock at the last bracket kept
-	last     Tickstamp // the counter's latest reading
-	cpu      int       // the current segment's CPU, -1 where unknown
+	window   int64       // ns of the raw clock
+	raw0     int64       // the raw clock at the first bracket
+	base     Tickstamp   // the counter at the first bracket
+	giveUp   int64       // the runtime's clock when a raw clock that has not advanced is declared stalled
+	tightest recentLeast // the narrowest of the recent brackets
+	tightGap Tickdelta   // the shortest gap yet from a bracket to the next
+	asked    Tickdelta   // the narrowest bracket yet of a question to the OS of where the thread runs
+	firstRaw int64       // the raw clock at the first bracket kept
+	lastRaw  int64       // the raw clock at the last bracket kept
+	last     Tickstamp   // the counter's latest reading
+	cpu      int         // the current segment's CPU, -1 where unknown
 	bins     []bin
 }
 
@@ -221,7 +221,8 @@ func (g *gathering) gather() error {
 	var b bracket
 	g.p.take(&b)
 	g.m.Brackets++
-	g.raw0, g.base, g.tightest, g.last = b.raw, b.mid, max(b.width, 0), b.end()
+	g.raw0, g.base, g.last = b.raw, b.mid, b.end()
+	g.tightest.start(b.width)
 	g.tightGap = maxTickdelta
 	g.giveUp = g.now() + g.window + int64(g.p.stallWait)
 	g.cpu = b.cpu
@@ -247,14 +248,12 @@ func (g *gathering) gather() error {
 		if late {
 			return fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, time.Duration(g.window), time.Duration(g.window)+g.p.stallWait)
 		}
-		if b.width >= 0 {
-			g.tightest = min(g.tightest, b.width)
-		}
+		g.tightest.add(b.width)
 		gap := b.mid.Sub(gapFrom) - b.width/2
 		if gap >= 0 {
 			g.tightGap = min(g.tightGap, gap)
 		}
-		stretched := !accepted(b.width, g.tightest)
+		stretched := !accepted(b.width, g.tightest.least())
 		// Nothing that moves a thread fits in minPauseNs of the raw
 		// clock: a gap that short is the loop's own jitter (longer with the
 		// race detector), however it compares with the least.
@@ -272,6 +271,44 @@ func (g *gathering) gather() error {
 		g.add(&b)
 	}
 }
+
+// leastSpan is how many brackets a span of a recentLeast holds.
+const leastSpan = 256
+
+// A recentLeast is the narrowest of the recent brackets' widths, those of
+// the span of leastSpan brackets under way and of the span before it: what
+// a measurement holds each bracket against, to drop those an interrupt or
+// a preemption stretched. The narrowest of the whole window would not do:
+// where the thread slows for long, as it does while a busy sibling shares
+// its core (SMT, or a host that shares one core between two virtual CPUs),
+// every bracket is wider than the ones before, by more than accepted
+// allows, and all would be dropped; and one bracket narrow by chance would
+// hold every later one to its width. The recent narrowest follows such a
+// change within two spans.
+type recentLeast struct {
+	prev, cur Tickdelta // the narrowest of the span before and of this one
+	n         int       // brackets in this span
+}
+
+// start starts with the first bracket's width, w.
+func (r *recentLeast) start(w Tickdelta) {
+	r.prev, r.cur, r.n = maxTickdelta, maxTickdelta, 0
+	r.add(w)
+}
+
+// add counts a bracket of width w; one whose counter ran back, w < 0,
+// counts as no width at all.
+func (r *recentLeast) add(w Tickdelta) {
+	if w >= 0 {
+		r.cur = min(r.cur, w)
+	}
+	if r.n++; r.n == leastSpan {
+		r.prev, r.cur, r.n = r.cur, maxTickdelta, 0
+	}
+}
+
+// least returns the narrowest recent width; maxTickdelta before any.
+func (r *recentLeast) least() Tickdelta { return min(r.prev, r.cur) }
 
 // whereNow returns the CPU the thread runs on as the OS sees it, with the
 // counter read just after, or -1 where the OS cannot say or the thread
