@@ -52,6 +52,7 @@ func TestWatchLive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the watch for 400 ms")
 	}
+	t.Parallel() // mostly waits for the watch's period
 	status, out, errOut := runCmd(t, counter.DiscoverDetails, append([]string{"-json", "-watch", "400ms", "-period", "50ms"}, quick...)...)
 	objs := decodeStream(t, out)
 	if len(objs) > 0 && objs[0]["usable"] == false {
@@ -86,9 +87,10 @@ func TestWatchLive(t *testing.T) {
 // outputs, end untrusted and exit with status 4.
 func TestWatchSeesAWrongRate(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the watch for 300 ms twice")
+		t.Skip("runs the watch for 200 ms twice")
 	}
-	args := append([]string{"-watch", "300ms", "-period", "50ms"}, quick...)
+	t.Parallel() // mostly waits for the watch's period
+	args := append([]string{"-watch", "200ms", "-period", "40ms"}, quick...)
 	status, out, _ := runCmd(t, offBy(20_000), append([]string{"-json"}, args...)...)
 	objs := decodeStream(t, out)
 	if len(objs) > 0 && objs[0]["usable"] == false {
