@@ -179,7 +179,7 @@ var readOrder = []struct{ key, name string }{
 	{"now_cpu", "NowCPU"},
 	{"monotonic", "Monotonic().Now"},
 	{"time_now", "time.Now"},
-	{"raw_monotonic", "RawMonotonicClock"},
+	{"raw_monotonic", "raw clock"},
 }
 
 // orUnknown returns s, or "unknown" where s is empty.
