@@ -207,11 +207,12 @@ const (
 // advance over the period with what the rate in use predicts from the raw
 // clock's advance. The deviation D (ns) is held against
 //
-//	N = h₁ + h₂ + s + tol·T
+//	N = h₁ + h₂ + s + r + tol·T
 //
 // where h₁ and h₂ are the two brackets' half-widths, s the counter's step
-// (or the read's own cost, where larger), T the period and tol
-// [WatchOptions.RateTolerancePPM]. h₁ + h₂ + s bounds the error of D
+// (or the read's own cost, where larger), r a nanosecond (the raw clock
+// reads whole nanoseconds), T the period and tol
+// [WatchOptions.RateTolerancePPM]. h₁ + h₂ + s + r bounds the error of D
 // whatever the system calls did inside the brackets: the raw clock was read
 // within each bracket. tol·T is the rate in use's own error, and at the
 // default tolerance it dominates N: a jump smaller than N, about tol·T plus

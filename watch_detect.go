@@ -62,6 +62,12 @@ func newDetector(hz uint64, tolPPM float64) detector {
 	return d
 }
 
+// rawResolution is r of the Watch's N, in ns: the raw clock's readings are
+// whole nanoseconds, so the raw time between two of them is off by up to
+// one. It also covers the rounding of the float64 arithmetic on T, which is
+// many orders of magnitude smaller.
+const rawResolution = 1
+
 // setStep sets the counter's step, in ticks, that each threshold allows for.
 func (d *detector) setStep(step Tickdelta) { d.step = float64(step) / d.perNs }
 
@@ -83,7 +89,7 @@ func (d *detector) observe(b bracket, meanRaw, meanMid float64) (v verdict) {
 		return v // the raw clock did not advance: nothing to hold the counter against
 	}
 	h := float64(b.width) / 2 / d.perNs
-	N := float64(d.prev.width)/2/d.perNs + h + d.step + d.tol*T
+	N := float64(d.prev.width)/2/d.perNs + h + d.step + rawResolution + d.tol*T
 	D := float64(b.mid.Sub(d.prev.mid))/d.perNs - T // ns the counter ran ahead of the rate in use
 	dev := D - d.base*T
 	off := math.Abs(dev) > N
@@ -166,7 +172,7 @@ func (d *detector) checkSinceStart(v *verdict, b bracket, h float64) {
 		return
 	}
 	D := (float64(b.mid.Sub(d.segStart.mid))-(d.shift-d.segShift))/d.perNs - T
-	N := float64(d.segStart.width)/2/d.perNs + h + d.step + d.tol*T
+	N := float64(d.segStart.width)/2/d.perNs + h + d.step + rawResolution + d.tol*T
 	if math.Abs(D) > N {
 		d.sinceOn = true
 		v.raise(Event{Kind: EventRateSinceStart, Severity: Degraded, Value: D / T * 1e6, Threshold: N / T * 1e6})

@@ -235,13 +235,13 @@ func TestDetectorJumpProperty(t *testing.T) {
 		k := rapid.IntRange(1, n-2).Draw(t, "the check ending the jump's period")
 		l.jumpAt = times[k-1] + rapid.Int64Range(0, times[k]-times[k-1]-1).Draw(t, "into the period")
 		// Past twice the most the two periods' bracket terms can add to
-		// (two widths and two steps, the jump's threshold), and twice the
-		// rate tolerance over the whole time.
+		// (two widths, two steps and two raw resolutions, the jump's
+		// threshold), and twice the rate tolerance over the whole time.
 		maxW := float64(0)
 		for _, w := range widths {
 			maxW = max(maxW, float64(w))
 		}
-		bound := 4*(maxW+1)/l.hz*1e9 + 2*tol/1e6*float64(times[n-1])
+		bound := 4*((maxW+1)/l.hz*1e9+rawResolution) + 2*tol/1e6*float64(times[n-1])
 		l.jump = (bound + rapid.Float64Range(0, 1e9).Draw(t, "jump past the bound")) * float64(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
 		d, got := feed(l, tol, times, widths, pos)
 		evs := got[k+1]
@@ -305,7 +305,7 @@ func TestDetectorRateProperty(t *testing.T) {
 			maxW = max(maxW, float64(w))
 		}
 		shortest := float64(period - period/10)
-		bound := 4 * ((maxW+1)/l.hz*1e9/shortest*1e6 + tol)
+		bound := 4 * (((maxW+1)/l.hz*1e9+rawResolution)/shortest*1e6 + tol)
 		l.ratePPM = l.ppm + (bound+rapid.Float64Range(0, 1e4).Draw(t, "change past the bound"))*float64(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
 		_, got := feed(l, tol, times, widths, pos)
 		first := 0
