@@ -103,7 +103,7 @@ func (k EventKind) String() string {
 type Event struct {
 	Kind     EventKind
 	Severity WatchState // Degraded or Untrusted
-	At       time.Time  // when the check that found it ran
+	At       time.Time  // when the check that found it began
 
 	// Value is how much, and Threshold what it crossed: in parts per
 	// million for the rates, nanoseconds for jumps and offsets, 0 for
@@ -362,7 +362,7 @@ func (w *Watch) Run(ctx context.Context, period time.Duration) error {
 	}
 	defer w.running.Store(false)
 	if e, ok := w.src.start(); ok {
-		w.raise(e)
+		w.raise(e, time.Now())
 	}
 	defer w.src.stop()
 	w.mu.Lock()
@@ -392,21 +392,23 @@ func (w *Watch) Run(ctx context.Context, period time.Duration) error {
 // check is one period's check: the clocksource file, then the brackets,
 // judged by the detector. See [Watch] for what it holds against what.
 func (w *Watch) check() {
+	at := time.Now()
 	if e, ok := w.src.check(); ok {
-		w.raise(e)
+		w.raise(e, at)
 	}
 	b, meanRaw, meanMid, _ := w.deps.clocks.tightest(watchBrackets)
 	w.mu.Lock()
 	v := w.det.observe(b, meanRaw, meanMid)
 	w.mu.Unlock()
 	for i := range v.n {
-		w.raise(v.events[i])
+		w.raise(v.events[i], at)
 	}
 }
 
-// raise takes an event into the state and hands it to OnEvent.
-func (w *Watch) raise(e Event) {
-	e.At = time.Now()
+// raise takes an event into the state and hands it to OnEvent, with at,
+// when the check that found it began.
+func (w *Watch) raise(e Event, at time.Time) {
+	e.At = at
 	for {
 		old := w.state.Load()
 		if int32(e.Severity) <= old || w.state.CompareAndSwap(old, int32(e.Severity)) {
@@ -420,6 +422,7 @@ func (w *Watch) raise(e Event) {
 
 // checkCPUs runs the per-CPU check again.
 func (w *Watch) checkCPUs() {
+	at := time.Now()
 	check, err := w.deps.checkCPUs(w.rate)
 	if err == nil {
 		w.cpuOn = false
@@ -435,5 +438,5 @@ func (w *Watch) checkCPUs() {
 	}
 	w.cpuOn = true
 	l := check.largest()
-	w.raise(Event{Kind: EventCPUOffsets, Severity: Untrusted, Value: float64(l.Offset), Threshold: float64(l.Bound), Err: err})
+	w.raise(Event{Kind: EventCPUOffsets, Severity: Untrusted, Value: float64(l.Offset), Threshold: float64(l.Bound), Err: err}, at)
 }

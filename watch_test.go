@@ -234,6 +234,34 @@ func TestWatchMigration(t *testing.T) {
 	})
 }
 
+// TestWatchEventAtIsTheChecks gives the migration's two events, found by one
+// check, to an OnEvent that takes a while over each: both carry the time
+// that check began, not the time each was handed over.
+func TestWatchEventAtIsTheChecks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newHost(2_096_000_000, simChange{at: 3500 * time.Millisecond, ppm: 200, jump: 50 * time.Millisecond})
+		f.epoch, f.sourceFrom = time.Now(), "tsc"
+		var got []Event
+		slow := func(e Event) {
+			got = append(got, e)
+			time.Sleep(testPeriod / 4)
+		}
+		rate, _ := NewTickRate(uint64(f.hz))
+		w, err := newWatch(rate, WatchOptions{OnEvent: slow}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		if err := w.Run(ctx, testPeriod); err != context.DeadlineExceeded {
+			t.Fatalf("Run returned %v; want context.DeadlineExceeded", err)
+		}
+		if len(got) != 2 || !got[0].At.Equal(got[1].At) {
+			t.Fatalf("events %v; want two from one check, at one time", got)
+		}
+	})
+}
+
 // TestWatchRateInUseOff: the rate in use is 1.2 ppm off the raw clock's,
 // too little for one period to see: the rate since the start shows it.
 func TestWatchRateInUseOff(t *testing.T) {
