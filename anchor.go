@@ -64,8 +64,9 @@ import (
 // over the last line stays below twice that largest bound, where the wall
 // clock is read from the same counter (Linux's clocksource tsc). A wall
 // clock from another source, such as kvm-clock, wanders against the
-// counter, and the pairs' errors with it. Only a wall clock stepped or slewed backwards, or a counter that ran fast,
-// leaves converted times further ahead, and that is slewed out as above.
+// counter, and the pairs' errors with it. Only a wall clock stepped or
+// slewed backwards, or a counter that ran fast, leaves converted times
+// further ahead, and that is slewed out as above.
 //
 // An Anchor is safe for concurrent use: any number of goroutines may
 // convert while one re-anchors, and conversions never wait for it.

@@ -7,9 +7,11 @@ import "time"
 // (CNTVCT_EL0), and the runtime's monotonic clock in nanoseconds on every
 // other architecture and with the purego build tag. The Counter that
 // [Monotonic] returns reads the runtime's monotonic clock on every platform:
-// it is the fallback where [Discover] refuses. A Counter holds only its rate
-// and that choice, so it is small, is copied by value, and may be used from
-// any number of goroutines at once.
+// it is the fallback where [Discover] refuses. A Counter holds its rate,
+// that choice and, where Discover measured the rate, the measurement's
+// spread (which a [Watch] widens its tolerance by; a Counter made with [New]
+// has none); it is small, is copied by value, and may be used from any
+// number of goroutines at once.
 //
 // A Counter reads in four ways, which differ only in how the processor may
 // move the read against the instructions around it:
@@ -50,8 +52,10 @@ type Counter struct {
 // knows: from a config, or from a discovery this or another process made on
 // the same machine. It checks nothing, neither that the counter is invariant
 // nor that the rate is plausible nor that it is not zero: the caller vouches
-// for all three. New looks up, once per process, which instructions the CPU
-// offers the reads (on amd64, whether it has RDTSCP).
+// for all three. A [Watch] of it holds the rate to the watch's tolerance
+// alone, not widened by a discovery's spread. New looks up, once per
+// process, which instructions the CPU offers the reads (on amd64, whether
+// it has RDTSCP).
 func New(rate TickRate) Counter {
 	detectFeatures()
 	return Counter{rate: rate}
@@ -123,8 +127,8 @@ func (c Counter) NowUnordered() Tickstamp { return Tickstamp(stampUnordered(c.mo
 // as long as the code itself. Each costs a fence more than Now, and they stop
 // the timed code from overlapping with its neighbours, so it runs a little
 // slower than it does unmarked. Across goroutines Begin and End are ordered
-// as Now is: none of 10 M readings of each handed between the two CPUs of a
-// 2-vCPU Intel or AMD guest was behind.
+// as Now is: a reading loaded from another goroutine is never later than
+// this goroutine's next one (the handoff tests, and BENCHMARKS.md).
 func (c Counter) Begin() Tickstamp { return Tickstamp(stampBegin(c.mono)) }
 
 // End returns the counter's reading, in ticks at [Counter.Rate], taken after
@@ -148,9 +152,7 @@ func (c Counter) End() Tickstamp { return Tickstamp(stampEnd(c.mono)) }
 // the CPU number. On amd64 CPUs without RDTSCP, before [New] has run, on
 // other systems (which put their own data in TSC_AUX), on arm64 and on
 // every other platform, and for [Monotonic], the CPU is -1 and the reading
-// is ordered as Now's is (on amd64 LFENCE; RDTSC). Like Now, none of 10 M of
-// its readings handed between the two CPUs of a 2-vCPU guest was behind,
-// with RDTSCP on an Intel guest and with LFENCE; RDTSC on an AMD one.
+// is ordered as Now's is (on amd64 LFENCE; RDTSC), across goroutines too.
 //
 // A thread may move to another CPU between two reads; callers that must not
 // mix CPUs compare the CPUs of a span's two readings and drop the span where

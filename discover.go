@@ -119,7 +119,7 @@ const (
 
 // Discover finds the counter's rate and returns a [Counter] that converts at
 // it, or refuses with an error that says why there is none. It does its work
-// when called, never at start-up: call it once, at start-up, and keep the
+// when called, never at init: call it once, at start-up, and keep the
 // Counter. Where the processor reports the rate it takes a short check
 // measurement, or the per-CPU tour's time where that is longer (below);
 // where the rate must be measured, a full measurement's window of the raw
@@ -185,8 +185,8 @@ func DiscoverDetails() (Counter, Discovery, error) {
 // thread of its own. The two overlap because, on a loaded machine, most of
 // the tour is waiting for the scheduler to run its thread on each CPU in
 // turn; run after the measurement, that wait lengthened a discovery on a
-// busy guest by a large part of the measurement's window. The tour's brackets need no rate; its offsets are converted once
-// settle has one.
+// busy guest by a large part of the measurement's window. The tour's
+// brackets need no rate; its offsets are converted once settle has one.
 func discover() (Discovery, error) {
 	return discoverWith(reported, startCPUCheck, measurer())
 }

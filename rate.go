@@ -209,9 +209,10 @@ func (r *TickRate) UnmarshalText(text []byte) error {
 // Other mixes of case, such as KHz or Ghz, are refused with the spelling to
 // use.
 //
-// It refuses white space before or after the rate, a missing or unknown unit,
-// a sign, a number in any other form, a rate of zero, a fraction of a hertz, a rate past [math.MaxUint64] Hz and
-// anything else, each with an error that says which. An error quotes at most
+// It refuses white space before or after the rate, a missing or unknown
+// unit, a sign, a number in any other form, a rate of zero, a fraction of a
+// hertz, a rate past [math.MaxUint64] Hz and anything else, each with an
+// error that says which. An error quotes at most
 // the first 64 bytes of s, followed by its length.
 func ParseTickRate(s string) (TickRate, error) {
 	hz, why := parseHertz(s)

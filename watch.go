@@ -169,10 +169,11 @@ type WatchOptions struct {
 	// Watch delivers events. The next check waits for it to return: a
 	// slow callback delays that check (ticks that pass meanwhile are
 	// dropped, as a [time.Ticker] drops them), and one that blocks stops
-	// the watch: Run returns only after it does. To hand events to another goroutine without ever
-	// blocking, send on a buffered channel in a select with a default
-	// case, which drops an event that finds the channel full;
-	// [Watch.State] still holds the worst severity of every event.
+	// the watch: Run returns only after it does. To hand events to
+	// another goroutine without ever blocking, send on a buffered channel
+	// in a select with a default case, which drops an event that finds
+	// the channel full; [Watch.State] still holds the worst severity of
+	// every event.
 	OnEvent func(Event)
 }
 
@@ -333,9 +334,9 @@ func (w *Watch) State() WatchState { return WatchState(w.state.Load()) }
 // error in parts per million: a least-squares fit through every check since
 // the watch started (since the last change of rate it confirmed, where it
 // confirmed one), from how the checks scatter about the fitted line. It
-// returns the zero [TickRate] and 0 before the fit has two checks, and an
-// uncertainty of +Inf while it has only two. A service adopts the rate
-// with [New].
+// returns the zero [TickRate] and 0 before the fit has two checks, and
+// where the fitted counter does not run forwards; and an uncertainty of
+// +Inf while it has only two. A service adopts the rate with [New].
 func (w *Watch) Refined() (rate TickRate, uncertaintyPPM float64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -10,9 +10,10 @@
 // receiver loads the word and then the count and, whenever a store it has
 // not seen came to pass, takes and judges its own reading against the one
 // it loaded. Freshness is the count's, not the reading's, so that a counter
-// that moves in coarse steps still hands a reading a store. Pinned to two CPUs, the receiver's load waits for a
-// cache line the other CPU keeps writing: the case where a read that is not
-// ordered after the load can be taken before the load completes.
+// that moves in coarse steps still hands a reading a store. Pinned to two
+// CPUs, the receiver's load waits for a cache line the other CPU keeps
+// writing: the case where a read that is not ordered after the load can be
+// taken before the load completes.
 package handoff
 
 import (
@@ -76,8 +77,8 @@ func (r *Result) Add(o Result) {
 // Run hands readings along rt until b says stop. publish runs on the
 // publisher and returns a reading to store. check runs on the receiver, once
 // for each store it sees, with the reading it loaded just before; it takes
-// its own reading and returns own − loaded in its own unit, negative where its reading is behind, or ok false
-// for a handoff it declines to judge. Where rt pins and a goroutine cannot
+// its own reading and returns own − loaded in its own unit, negative where
+// its reading is behind, or ok false for a handoff it declines to judge. Where rt pins and a goroutine cannot
 // be pinned, Run hands nothing and returns the error, which names the CPU;
 // where a pinned thread cannot be given its mask back, it ends with its
 // goroutine, and Run returns the result and that error.
