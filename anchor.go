@@ -450,7 +450,11 @@ func (a *Anchor) complete(old, next *anchorState) {
 // it by cancelling ctx:
 //
 //	ctx, cancel := context.WithCancel(context.Background())
-//	go a.Run(ctx, time.Second)
+//	go func() {
+//		if err := a.Run(ctx, time.Second); err != nil && ctx.Err() == nil {
+//			log.Print(err) // re-anchoring stopped
+//		}
+//	}()
 //	defer cancel()
 //
 // Between re-anchorings, conversions drift from the wall clock by the

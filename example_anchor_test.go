@@ -3,6 +3,7 @@ package counter_test
 import (
 	"context"
 	"fmt"
+	"log"
 	"time"
 
 	"github.com/tickstamp/counter"
@@ -22,7 +23,11 @@ func ExampleAnchor() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go a.Run(ctx, time.Second) // re-anchor every second until cancelled
+	go func() { // re-anchor every second until cancelled
+		if err := a.Run(ctx, time.Second); err != nil && ctx.Err() == nil {
+			log.Printf("anchor: %v", err) // a clock that ran backwards
+		}
+	}()
 
 	// The hot path stores a reading: one instruction, no time.Time.
 	received := clk.Now()

@@ -17,7 +17,7 @@ import (
 // snippet; TestExamplesLog runs it and checks what it logs.
 func Example() {
 	msg := "a request"
-	c, err := counter.Discover() // once, at start-up: about 10 ms
+	c, err := counter.Discover() // once, at start-up
 	if err != nil {
 		c = counter.Monotonic() // the runtime's monotonic clock, same type
 	}
