@@ -60,10 +60,12 @@ func ExampleWatch() {
 			case counter.Degraded:
 				// The rate moved: convert at the rate the raw clock gives
 				// the counter now. Stored readings are ticks of the same
-				// counter; they convert better at the refined rate too. A
-				// new Watch of the new Counter would then watch that rate.
+				// counter; they convert better at the refined rate too.
+				// This watch holds the old rate: a new Watch of the new
+				// Counter watches the new one.
 				if rate, _ := w.Refined(); rate.Hertz() != 0 {
 					use(counter.New(rate))
+					return // and start a new Watch of it
 				}
 			}
 		}
