@@ -262,6 +262,43 @@ func TestWatchEventAtIsTheChecks(t *testing.T) {
 	})
 }
 
+// TestWatchBlockedOnEventHoldsRun: an OnEvent that blocks holds Run,
+// which returns only after it does, even with ctx cancelled meanwhile.
+func TestWatchBlockedOnEventHoldsRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newHost(2_096_000_000, simChange{at: 3500 * time.Millisecond, jump: 50 * time.Millisecond})
+		f.epoch, f.sourceFrom = time.Now(), "tsc"
+		entered, release := make(chan struct{}), make(chan struct{})
+		block := func(Event) {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			<-release
+		}
+		rate, _ := NewTickRate(uint64(f.hz))
+		w, err := newWatch(rate, WatchOptions{OnEvent: block}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- w.Run(ctx, testPeriod) }()
+		<-entered
+		cancel()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned %v while OnEvent was blocked", err)
+		default:
+		}
+		close(release)
+		if err := <-done; err != context.Canceled {
+			t.Fatalf("Run returned %v; want context.Canceled once OnEvent returned", err)
+		}
+	})
+}
+
 // TestWatchRateInUseOff: the rate in use is 1.2 ppm off the raw clock's,
 // too little for one period to see: the rate since the start shows it.
 func TestWatchRateInUseOff(t *testing.T) {
