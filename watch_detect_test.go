@@ -216,31 +216,56 @@ func TestDetectorQuietProperty(t *testing.T) {
 	})
 }
 
+// A faultScenario is what the fault properties draw: a counter on a line
+// within the tolerance, the checks' times and brackets, and a true time at
+// which a fault comes, in the period ended by check k.
+type faultScenario struct {
+	tol    float64
+	l      line
+	n      int
+	period int64
+	times  []int64
+	widths []int64
+	pos    []float64
+	k      int
+	at     int64
+	maxW   float64 // the widest bracket, in ticks
+}
+
+// drawFault draws a faultScenario of at least minChecks checks, whose fault
+// comes with at least after checks left after check k.
+func drawFault(t *rapid.T, minChecks, after int) faultScenario {
+	var sc faultScenario
+	sc.tol = rapid.Float64Range(0, 100).Draw(t, "tol")
+	sc.l = line{
+		hz:    float64(rapid.Uint64Range(1e6, 1e10).Draw(t, "hz")),
+		ppm:   rapid.Float64Range(-0.5, 0.5).Draw(t, "of tol") * sc.tol,
+		start: float64(rapid.Int64Range(0, 1<<48).Draw(t, "start")),
+	}
+	sc.n = rapid.IntRange(minChecks, 30).Draw(t, "checks")
+	sc.period = rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
+	sc.times = timesOf(t, sc.n, sc.period)
+	sc.widths, sc.pos = widthsOf(t, sc.n, sc.period, sc.l.hz)
+	sc.k = rapid.IntRange(1, sc.n-after).Draw(t, "the check ending the fault's period")
+	sc.at = sc.times[sc.k-1] + rapid.Int64Range(0, sc.times[sc.k]-sc.times[sc.k-1]-1).Draw(t, "into the period")
+	for _, w := range sc.widths {
+		sc.maxW = max(sc.maxW, float64(w))
+	}
+	return sc
+}
+
 // TestDetectorJumpProperty: a step of the counter's offset well past the
 // thresholds, at any time between two checks, is one EventJump raised by
 // the check after the one that ends the period it came in, its Value the
 // step within its Threshold; and the refined fit takes it out.
 func TestDetectorJumpProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tol := rapid.Float64Range(0, 100).Draw(t, "tol")
-		l := line{
-			hz:    float64(rapid.Uint64Range(1e6, 1e10).Draw(t, "hz")),
-			ppm:   rapid.Float64Range(-0.5, 0.5).Draw(t, "of tol") * tol,
-			start: float64(rapid.Int64Range(0, 1<<48).Draw(t, "start")),
-		}
-		n := rapid.IntRange(4, 30).Draw(t, "checks")
-		period := rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
-		times := timesOf(t, n, period)
-		widths, pos := widthsOf(t, n, period, l.hz)
-		k := rapid.IntRange(1, n-2).Draw(t, "the check ending the jump's period")
-		l.jumpAt = times[k-1] + rapid.Int64Range(0, times[k]-times[k-1]-1).Draw(t, "into the period")
+		sc := drawFault(t, 4, 2)
+		tol, l, n, times, widths, pos, k, maxW := sc.tol, sc.l, sc.n, sc.times, sc.widths, sc.pos, sc.k, sc.maxW
+		l.jumpAt = sc.at
 		// Past twice the most the two periods' bracket terms can add to
 		// (two widths, two steps and two raw resolutions, the jump's
 		// threshold), and twice the rate tolerance over the whole time.
-		maxW := float64(0)
-		for _, w := range widths {
-			maxW = max(maxW, float64(w))
-		}
 		bound := 4*((maxW+1)/l.hz*1e9+rawResolution) + 2*tol/1e6*float64(times[n-1])
 		l.jump = (bound + rapid.Float64Range(0, 1e9).Draw(t, "jump past the bound")) * float64(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
 		d, got := feed(l, tol, times, widths, pos)
@@ -287,23 +312,10 @@ func TestDetectorJumpProperty(t *testing.T) {
 // later may report the same rate again, better measured).
 func TestDetectorRateProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tol := rapid.Float64Range(0, 100).Draw(t, "tol")
-		l := line{
-			hz:    float64(rapid.Uint64Range(1e6, 1e10).Draw(t, "hz")),
-			ppm:   rapid.Float64Range(-0.5, 0.5).Draw(t, "of tol") * tol,
-			start: float64(rapid.Int64Range(0, 1<<48).Draw(t, "start")),
-		}
-		n := rapid.IntRange(5, 30).Draw(t, "checks")
-		period := rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
-		times := timesOf(t, n, period)
-		widths, pos := widthsOf(t, n, period, l.hz)
-		k := rapid.IntRange(1, n-3).Draw(t, "the check ending the change's period")
-		l.rateAt = times[k-1] + rapid.Int64Range(0, times[k]-times[k-1]-1).Draw(t, "into the period")
+		sc := drawFault(t, 5, 3)
+		tol, l, times, widths, pos, k, maxW, period := sc.tol, sc.l, sc.times, sc.widths, sc.pos, sc.k, sc.maxW, sc.period
+		l.rateAt = sc.at
 		// Past four times the largest N of a period, over the shortest.
-		maxW := float64(0)
-		for _, w := range widths {
-			maxW = max(maxW, float64(w))
-		}
 		shortest := float64(period - period/10)
 		bound := 4 * (((maxW+1)/l.hz*1e9+rawResolution)/shortest*1e6 + tol)
 		l.ratePPM = l.ppm + (bound+rapid.Float64Range(0, 1e4).Draw(t, "change past the bound"))*float64(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
