@@ -12,7 +12,7 @@ import (
 // counter at hz·(1+ppm/10⁶) ticks a second from its start, with faults.
 type line struct {
 	hz, ppm float64
-	start   float64 // ticks at raw time 0
+	start   int64 // ticks at raw time 0
 
 	jumpAt   int64   // raw ns after which the counter has stepped by jump (never where 0)
 	jump     float64 // ns, at the rate in use
@@ -23,8 +23,15 @@ type line struct {
 }
 
 // ticks returns the counter's reading at raw time t.
-func (l line) ticks(t int64) float64 {
-	x := l.start + float64(t)*l.hz/1e9*(1+l.ppm/1e6)
+func (l line) ticks(t int64) float64 { return float64(l.start) + l.since(t) }
+
+// since returns the ticks the counter has counted from raw time 0 to t. It
+// is apart from start so that a large start costs no precision: at 2⁴⁸
+// ticks, a float64 is good to only a sixteenth of a tick, and the sums
+// here would be off by more than the one-tick rounding the detector's
+// tests allow for.
+func (l line) since(t int64) float64 {
+	x := float64(t) * l.hz / 1e9 * (1 + l.ppm/1e6)
 	if l.rateAt != 0 && t > l.rateAt {
 		x += float64(t-l.rateAt) * l.hz / 1e9 * (l.ratePPM - l.ppm) / 1e6
 	}
@@ -40,8 +47,8 @@ func (l line) ticks(t int64) float64 {
 // bracketAt returns a bracket of the raw clock at t, width ticks wide, the
 // raw reading at place pos within it (-1 at its start, 1 at its end).
 func (l line) bracketAt(t int64, width int64, pos float64) bracket {
-	mid := l.ticks(t) - pos*float64(width)/2
-	return bracket{raw: t, mid: Tickstamp(math.Round(mid)), width: Tickdelta(width)}
+	mid := l.since(t) - pos*float64(width)/2
+	return bracket{raw: t, mid: Tickstamp(l.start + int64(math.Round(mid))), width: Tickdelta(width)}
 }
 
 // feed runs a detector of l at the rate in use l.hz and tolerance tolPPM
@@ -201,7 +208,7 @@ func TestDetectorQuietProperty(t *testing.T) {
 		l := line{
 			hz:    float64(rapid.Uint64Range(1e6, 1e10).Draw(t, "hz")),
 			ppm:   rapid.Float64Range(-0.99, 0.99).Draw(t, "of tol") * tol,
-			start: float64(rapid.Int64Range(0, 1<<48).Draw(t, "start")),
+			start: rapid.Int64Range(0, 1<<48).Draw(t, "start"),
 		}
 		n := rapid.IntRange(2, 40).Draw(t, "checks")
 		period := rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
@@ -240,7 +247,7 @@ func drawFault(t *rapid.T, minChecks, after int) faultScenario {
 	sc.l = line{
 		hz:    float64(rapid.Uint64Range(1e6, 1e10).Draw(t, "hz")),
 		ppm:   rapid.Float64Range(-0.5, 0.5).Draw(t, "of tol") * sc.tol,
-		start: float64(rapid.Int64Range(0, 1<<48).Draw(t, "start")),
+		start: rapid.Int64Range(0, 1<<48).Draw(t, "start"),
 	}
 	sc.n = rapid.IntRange(minChecks, 30).Draw(t, "checks")
 	sc.period = rapid.Int64Range(int64(minWatchPeriod), int64(10*time.Second)).Draw(t, "period")
@@ -263,10 +270,14 @@ func TestDetectorJumpProperty(t *testing.T) {
 		sc := drawFault(t, 4, 2)
 		tol, l, n, times, widths, pos, k, maxW := sc.tol, sc.l, sc.n, sc.times, sc.widths, sc.pos, sc.k, sc.maxW
 		l.jumpAt = sc.at
-		// Past twice the most the two periods' bracket terms can add to
-		// (two widths, two steps and two raw resolutions, the jump's
-		// threshold), and twice the rate tolerance over the whole time.
-		bound := 4*((maxW+1)/l.hz*1e9+rawResolution) + 2*tol/1e6*float64(times[n-1])
+		// Past twice the most the jump's threshold can come to: the bracket
+		// terms (two half-widths, a step and a raw resolution) of the
+		// period it came in, and of the next scaled by the ratio of the
+		// two periods' lengths; and twice the rate tolerance over the
+		// whole time. Within that, what the midpoints' rounding takes off
+		// the step still leaves it past the threshold.
+		ratio := float64(times[k]-times[k-1]) / float64(times[k+1]-times[k])
+		bound := 2*(1+ratio)*((maxW+1)/l.hz*1e9+rawResolution) + 2*tol/1e6*float64(times[n-1])
 		l.jump = (bound + rapid.Float64Range(0, 1e9).Draw(t, "jump past the bound")) * float64(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
 		d, got := feed(l, tol, times, widths, pos)
 		evs := got[k+1]
