@@ -128,13 +128,14 @@ func Bench(b *testing.B, body func()) {
 		r.Record(span(c, empty))
 	}
 	// Close hands the spans over and detaches the Recorder, so that
-	// Interval has them all without waiting for it; Flush then attaches it
-	// again, with the tally Interval emptied, before the loop starts.
+	// Interval has them all without waiting for it. The loop records into
+	// a fresh Recorder, attached here with the tally Close gave back, so
+	// that its first Record pays for no attaching.
 	r.Close()
 	h.Interval(&s)
 	floor := s.Quantile(0.5)
 	floorMean := trimmedMean(&s)
-	r.Flush()
+	r = h.Recorder()
 
 	for b.Loop() {
 		r.Record(span(c, body))
