@@ -156,9 +156,9 @@ func TestHandoffOrderedReads(t *testing.T) {
 // TestHandoffUnordered runs the same harness with NowUnordered, which may
 // be taken before the load that precedes it completes, and reports how
 // many of its readings went back: the fault the ordered reads exist to
-// prevent. Whether it shows depends on the processor (a 2-vCPU Intel KVM
-// guest showed it in 5.7% of handoffs), so the count is logged, not
-// asserted; TestHandoffHarnessCounts checks that the harness would count it.
+// prevent. Whether it shows depends on the processor (BENCHMARKS.md gives
+// what each guest showed), so the count is logged, not asserted;
+// TestHandoffHarnessCounts checks that the harness would count it.
 func TestHandoffUnordered(t *testing.T) {
 	c := counter.New(oneGHz)
 	publish := func() uint64 { return uint64(c.NowUnordered()) }

@@ -53,8 +53,8 @@
 //
 // Where the processor, the virtual machine or the kernel has no counter for
 // an event, [Open] and [OpenGroup] return an [*OpenError] that names the
-// event and wraps [errors.ErrUnsupported]. Most virtual machines (and the
-// machines that build this package: KVM guests) offer no hardware events,
+// event and wraps [errors.ErrUnsupported]. Most virtual machines (among
+// them the guests this package is tested on) offer no hardware events,
 // while the software events work everywhere Linux runs. Where the kernel
 // refuses permission, the error wraps [os.ErrPermission] and says who
 // refused. kernel.perf_event_paranoid limits a process that lacks
