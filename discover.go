@@ -170,7 +170,6 @@ func DiscoverDetails() (Counter, Discovery, error) {
 	d, err := discover()
 	d.Took = time.Since(start)
 	if err != nil {
-		d.Rate = TickRate{}
 		return Counter{}, d, err
 	}
 	c := New(d.Rate)
@@ -204,6 +203,9 @@ func discoverWith(reported func() (uint64, Source, error), startCheck func() fun
 	}
 	check, err := finish(d.Rate)
 	d.noteCheck(check)
+	if err != nil {
+		d.Rate = TickRate{} // a refusal gives no rate, however far it got
+	}
 	return d, err
 }
 

@@ -154,6 +154,9 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 			if strings.Join(events, "; ") != strings.Join(tt.want, "; ") {
 				t.Fatalf("events:\n  %s\nwant:\n  %s", strings.Join(events, "; "), strings.Join(tt.want, "; "))
 			}
+			if (err == nil) != (d.Rate != TickRate{}) {
+				t.Errorf("Discovery.Rate %v with error %v; want a rate exactly where there is no error", d.Rate, err)
+			}
 			if (err == nil || errors.Is(err, ErrCPUsDisagree)) && (!slices.Equal(d.CPUs, check.CPUs) || !slices.Equal(d.Unchecked, check.Unchecked)) {
 				t.Errorf("Discovery.CPUs, Unchecked = %v, %v; want the tour's %v, %v", d.CPUs, d.Unchecked, check.CPUs, check.Unchecked)
 			}
@@ -272,6 +275,15 @@ func TestDiscoverHere(t *testing.T) {
 	}
 	if d.Took <= 0 || d.Took > 5*time.Second {
 		t.Errorf("discovery took %v", d.Took)
+	}
+	// The Counter holds a measured rate's spread, for a Watch to cover, and
+	// no spread for a rate the hardware reported.
+	want := float32(0)
+	if d.Source == SourceMeasured {
+		want = float32(d.SpreadPPM)
+	}
+	if c.spreadPPM != want {
+		t.Errorf("the Counter holds a spread of %v ppm, from a %v rate of spread %v ppm", c.spreadPPM, d.Source, d.SpreadPPM)
 	}
 	// Two reads back to back, a millisecond apart at the most even on a
 	// loaded machine: the rate is not wildly off.
