@@ -268,6 +268,10 @@ func TestFloor(t *testing.T) {
 			t.Fatalf("pair %d: QuantileLess(0.99, p50) = %d; want %d", p, got, p99-p50)
 		}
 		t.Logf("pair %d: min %d, p50 %d, p99 %d, max %d ticks", p, s.Min(), p50, p99, s.Max())
+		// Into a Snapshot that has its buckets, Floor allocates nothing.
+		if n := testing.AllocsPerRun(2, func() { c.Floor(p, &s) }); n != 0 && !raceEnabled {
+			t.Errorf("pair %d: Floor into a used Snapshot allocates %v times; want 0", p, n)
+		}
 	}
 }
 

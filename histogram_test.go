@@ -148,6 +148,41 @@ func TestRecorderStates(t *testing.T) {
 	}
 }
 
+// TestSpansApartCountedOnce: negative and migrated spans, which never enter
+// the distribution, are each in exactly one Interval like every other span,
+// also when a closed Recorder counts them (it attaches itself again).
+func TestSpansApartCountedOnce(t *testing.T) {
+	h := NewHistogram()
+	r := h.Recorder()
+	var s Snapshot
+	for _, tc := range []struct {
+		name     string
+		before   func() // what happens to r before it records
+		negative bool   // whether it records a negative span, first
+	}{
+		{"attached", func() {}, true},
+		{"closed", r.Close, true},
+		{"closed, then a migrated span first", r.Close, false},
+	} {
+		tc.before()
+		var wantNeg uint64
+		if tc.negative {
+			r.Record(-5)
+			wantNeg = 1
+		}
+		r.RecordCPU(3, 0, 1)
+		r.Flush()
+		h.Interval(&s)
+		if s.Count() != 0 || s.Negative() != wantNeg || s.Migrated() != 1 {
+			t.Fatalf("%s: count %d, negative %d, migrated %d; want 0, %d, 1", tc.name, s.Count(), s.Negative(), s.Migrated(), wantNeg)
+		}
+		h.Interval(&s)
+		if s.Count() != 0 || s.Negative() != 0 || s.Migrated() != 0 {
+			t.Fatalf("%s: the next Interval has count %d, negative %d, migrated %d; want none", tc.name, s.Count(), s.Negative(), s.Migrated())
+		}
+	}
+}
+
 // TestHandOversTakeNoMemory flushes, closes and answers Interval again and
 // again: the Histogram's tallies stay as many as its Recorders need, and
 // none of it allocates once they exist.
