@@ -106,6 +106,9 @@ func TestDetector(t *testing.T) {
 		{"rate +100 ppm", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: 100}, 2, 10, []want{{5, EventRate, Degraded, 100, 0}}},
 		{"rate -100 ppm late in a period", line{hz: hz, rateAt: 3*sec + 99*sec/100, ratePPM: -100}, 2, 10, []want{{6, EventRate, Degraded, -100, 0}}},
 		{"rate +5000 ppm", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: 5000}, 2, 10, []want{{5, EventRate, Untrusted, 5000, 0}}},
+		// Either side of the 1000 ppm that makes a change of rate untrusted.
+		{"rate -990 ppm", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: -990}, 2, 10, []want{{5, EventRate, Degraded, -990, 0}}},
+		{"rate -1010 ppm", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: -1010}, 2, 10, []want{{5, EventRate, Untrusted, -1010, 0}}},
 		// A jump that comes with a change of rate is told from the rate to
 		// within the change over the period it came in.
 		{"migration", line{hz: hz, rateAt: 3*sec + sec/2, ratePPM: 200, jumpAt: 3*sec + sec/2, jump: 5e7}, 2, 10,

@@ -234,6 +234,22 @@ func TestWatchMigration(t *testing.T) {
 	})
 }
 
+// TestWatchStateOnlyWorsens: an untrusted jump, then a degraded change of
+// rate: both are raised, and the state stays untrusted, as WatchState
+// promises (a Watch does not forgive).
+func TestWatchStateOnlyWorsens(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newHost(0, simChange{at: 3500 * time.Millisecond, jump: time.Millisecond}, simChange{at: 8500 * time.Millisecond, ppm: 200})
+		w, events := watchFor(t, f, WatchOptions{}, 15*time.Second)
+		if len(events) != 2 || events[0].Severity != Untrusted || events[1].Kind != EventRate || events[1].Severity != Degraded {
+			t.Fatalf("events %v; want an untrusted jump, then a degraded rate", events)
+		}
+		if w.State() != Untrusted {
+			t.Errorf("state %v after a degraded event; want it still untrusted", w.State())
+		}
+	})
+}
+
 // TestWatchEventAtIsTheChecks gives the migration's two events, found by one
 // check, to an OnEvent that takes a while over each: both carry the time
 // that check began, not the time each was handed over.
@@ -767,14 +783,15 @@ func TestWatchCoversDiscoverysSpread(t *testing.T) {
 		opt    float64
 		want   float64 // ppm
 	}{
-		{0, 0, defaultRateTolerancePPM},
+		{0, 0, 2}, // the default
 		{0, 3, 3},
-		{0.2, 0, defaultRateTolerancePPM},
+		{0.2, 0, 2},
 		{1, 0, 5},
 		{1, 2, 5},
 		{4, 0, 20},
 		{4, 30, 30},
-		{float32(math.Inf(1)), 0, maxCoverPPM},
+		{float32(math.Inf(1)), 0, 100}, // the cap
+		{30, 0, 100},
 	} {
 		c := New(rate)
 		c.spreadPPM = tc.spread
