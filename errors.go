@@ -67,8 +67,9 @@ var (
 	ErrDisabled = errors.New("counter: RDTSC faults on this thread (prctl PR_TSC_SIGSEGV)")
 
 	// ErrMeasure is wrapped by every failure to measure the rate: the
-	// thread kept moving between CPUs, or the clocks did not advance. The
-	// message says which. Try again on a quieter machine, or pin the thread
+	// thread kept moving between CPUs, it ran too little of the window for
+	// the brackets to fill it, or the clocks did not advance. The message
+	// says which. Try again on a quieter machine, or pin the thread
 	// first; or use [Monotonic] instead.
 	ErrMeasure = errors.New("counter: could not measure the rate")
 

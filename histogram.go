@@ -90,9 +90,10 @@ func NewHistogram() *Histogram {
 }
 
 // Record counts the span d, from any goroutine; a negative d is counted
-// apart, as [Snapshot.Negative]. It never blocks for long: it tries each of
-// the Histogram's locks before it waits for one, and a lock is held only to
-// count one span or, by [Histogram.Interval], to collect one tally.
+// apart, as [Snapshot.Negative]. It never blocks for long: it tries the
+// Histogram's locks that no other goroutine has claimed before it waits
+// for one, and a lock is held only to count one span or, by
+// [Histogram.Interval], to collect one tally.
 func (h *Histogram) Record(d Tickdelta) {
 	s := h.lock()
 	if s.r.t == nil {

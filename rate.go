@@ -148,8 +148,8 @@ var rateUnits = [...]struct {
 // String returns the rate exactly, in the largest of GHz, MHz, kHz and Hz that
 // leaves a whole part, with as many decimals as it takes and no more:
 // "2.3 GHz", "2.299999917 GHz", "62.5 MHz", "24 MHz", "1 Hz". The zero
-// TickRate is "0 Hz". [ParseTickRate] reads every such string back to the
-// same rate.
+// TickRate is "0 Hz". [ParseTickRate] reads every such string of a rate
+// back to the same rate, and refuses "0 Hz", as it refuses any zero rate.
 func (r TickRate) String() string {
 	return string(r.appendText(make([]byte, 0, 32)))
 }
@@ -195,7 +195,8 @@ func (r *TickRate) UnmarshalText(text []byte) error {
 
 // ParseTickRate parses a rate written as a decimal number, at most one space
 // and a unit: "1000000000 Hz", "1 GHz", "2.3GHz", "24 MHz", "2300000 kHz".
-// It reads every [TickRate.String] form back to the same rate.
+// It reads every [TickRate.String] form of a rate back to the same rate,
+// and refuses the zero TickRate's "0 Hz".
 //
 // The number is decimal digits with an optional fraction after a point: 2.3
 // and 2300, not .3, 2., 2,3, 1_000, 1e9 or 0x10. The unit is Hz, kHz, MHz or

@@ -11,11 +11,12 @@ import (
 // read-modify-write, no lock and no allocation while it records. It holds
 // what it counts in a tally of its own (29 KB of counts, a 32 KB
 // allocation) until [Histogram.Interval] asks for it, and hands it over
-// when its goroutine next calls Record, RecordCPU, Flush or Close: it swaps
-// the tally for a spare one the Histogram keeps, which its first hand-over
-// allocates. So a Recorder costs two tallies in all, and allocates nothing
-// once it has answered Interval once. The zero Recorder is not usable: get one from
-// [Histogram.Recorder].
+// when its goroutine next calls Record, RecordCPU, Flush or Close. Record
+// and RecordCPU swap the tally for a spare one the Histogram keeps, which
+// the first such hand-over allocates; Flush and Close add it into the
+// Histogram's and empty it. So a Recorder costs two tallies in all, and
+// allocates nothing once it has answered Interval once. The zero Recorder
+// is not usable: get one from [Histogram.Recorder].
 //
 // A Recorder must not be used by two goroutines at once; one goroutine may
 // pass it to another through a channel, a mutex or anything else that orders

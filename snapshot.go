@@ -123,7 +123,8 @@ func (s *Snapshot) Quantile(q float64) Tickdelta {
 
 // QuantileLess returns [Snapshot.Quantile] less floor, and 0 where that is
 // negative: the span of the timed code alone, where floor is the empty span
-// of the reads that took it, as [Counter.Floor] measures it.
+// of the reads that took it, as [Counter.Floor] measures it. A negative
+// floor, which no pair of reads has, takes nothing off.
 func (s *Snapshot) QuantileLess(q float64, floor Tickdelta) Tickdelta {
 	return max(s.Quantile(q)-max(floor, 0), 0)
 }
