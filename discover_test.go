@@ -37,6 +37,12 @@ func TestSettle(t *testing.T) {
 			wantHz: 2_419_200_000, wantSrc: SourceCrystal, wantWindows: []time.Duration{crossCheckWindow}},
 		{name: "reported, just within 1%", reported: 1e9, src: SourceHypervisor, measured: 1_009_999_999,
 			wantHz: 1e9, wantSrc: SourceHypervisor, wantWindows: []time.Duration{crossCheckWindow}},
+		{name: "reported, just within -1%", reported: 1e9, src: SourceHypervisor, measured: 990_000_001,
+			wantHz: 1e9, wantSrc: SourceHypervisor, wantWindows: []time.Duration{crossCheckWindow}},
+		{name: "reported, just past 1%", reported: 1e9, src: SourceHypervisor, measured: 1_010_000_001,
+			wantHz: 1_010_000_001, wantSrc: SourceMeasured, wantWindows: []time.Duration{crossCheckWindow, measureWindow}},
+		{name: "reported, just past -1%", reported: 1e9, src: SourceHypervisor, measured: 989_999_999,
+			wantHz: 989_999_999, wantSrc: SourceMeasured, wantWindows: []time.Duration{crossCheckWindow, measureWindow}},
 		// An emulator that passes on the host's CPUID, its counter 875 times slower.
 		{name: "reported, and the check disagrees", reported: 3_000_000_000, src: SourceCrystal, measured: 3_428_571,
 			wantHz: 3_428_571, wantSrc: SourceMeasured, wantWindows: []time.Duration{crossCheckWindow, measureWindow}},

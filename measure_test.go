@@ -151,6 +151,22 @@ func TestMeasureRefusesAThreadThatKeepsMoving(t *testing.T) {
 	}
 }
 
+// TestMeasureTakesFifteenMoves: a thread that moves 15 times in the window
+// is measured, in 16 segments; one that moves 16 times is refused.
+func TestMeasureTakesFifteenMoves(t *testing.T) {
+	for _, moves := range []int{15, 16} {
+		f := measured(1e9, 1)
+		f.cpuOf = func(read int) int { return min(read/200, moves) }
+		m, err := f.clocks().measure(10 * time.Millisecond)
+		switch {
+		case moves == 15 && (err != nil || m.Segments != 16 || m.Hz != 1e9):
+			t.Errorf("15 moves: %d Hz in %d segments, %v; want 1 GHz in 16", m.Hz, m.Segments, err)
+		case moves == 16 && !errors.Is(err, ErrMeasure):
+			t.Errorf("16 moves: %d Hz in %d segments, %v; want ErrMeasure", m.Hz, m.Segments, err)
+		}
+	}
+}
+
 // TestMeasureSurvivesAnOSThatCannotSay has getcpu fail (as under a seccomp
 // filter), with interrupts and pauses in the window: nothing says the thread
 // moved, so the window stays one segment, and the rate is right.
