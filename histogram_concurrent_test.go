@@ -12,9 +12,9 @@ import (
 	"github.com/tickstamp/counter"
 )
 
-// TestIntervalLosesNothing has four goroutines record while another takes
-// an Interval every millisecond: two through Recorders of their own, two
-// through Histogram.Record. Over all the snapshots, every span is counted
+// TestIntervalLosesNothing has four goroutines record, two through
+// Recorders of their own, two through Histogram.Record, while one reporter
+// takes an Interval every millisecond and another takes them back to back. Over all the snapshots, every span is counted
 // exactly once: the counts, the sums and the negatives add up exactly.
 // COUNTER_NOLOSS_SPANS sets the spans each writer records (CI runs 25 M).
 func TestIntervalLosesNothing(t *testing.T) {
@@ -54,6 +54,21 @@ func TestIntervalLosesNothing(t *testing.T) {
 			}
 		}
 	}()
+	// A second reporter takes Intervals back to back: calls to Interval
+	// take turns, and the two reporters' snapshots together hold each span
+	// once.
+	second := make(chan struct{})
+	var total2 counter.Snapshot
+	snaps2 := 0
+	go func() {
+		defer close(second)
+		var s counter.Snapshot
+		for !done.Load() {
+			h.Interval(&s)
+			total2.Merge(&s)
+			snaps2++
+		}
+	}()
 	// span returns writer w's i-th span: every 1,000th is negative.
 	span := func(w, i int) counter.Tickdelta {
 		if i%1000 == 999 {
@@ -87,9 +102,11 @@ func TestIntervalLosesNothing(t *testing.T) {
 	writers.Wait()
 	done.Store(true)
 	<-reporter
+	<-second
 	var last counter.Snapshot
 	h.Interval(&last)
 	total.Merge(&last)
+	total.Merge(&total2)
 
 	var wantCount, wantNeg, wantSum uint64
 	wantMin, wantMax := counter.Tickdelta(math.MaxInt64), counter.Tickdelta(0)
@@ -104,7 +121,7 @@ func TestIntervalLosesNothing(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d spans over %d snapshots and a last one", total.Count()+total.Negative(), snaps)
+	t.Logf("%d spans over %d snapshots and a last one (and %d by a second reporter)", total.Count()+total.Negative(), snaps+snaps2, snaps2)
 	if total.Count() != wantCount || total.Negative() != wantNeg {
 		t.Fatalf("the snapshots counted %d spans and %d negative; want %d and %d", total.Count(), total.Negative(), wantCount, wantNeg)
 	}
