@@ -277,7 +277,24 @@ func TestRoundTrip(t *testing.T) {
 		if got, err := ParseTickRate(r.String()); err != nil || got != r {
 			t.Fatalf("ParseTickRate(%q) = %v, %v; want %v", r.String(), got, err, r)
 		}
+		text, err := r.MarshalText()
+		var back TickRate
+		if err != nil || string(text) != r.String() || back.UnmarshalText(text) != nil || back != r {
+			t.Fatalf("MarshalText = %q, %v, read back as %v; want %q and %v", text, err, back, r.String(), r)
+		}
 	})
+}
+
+// TestZeroRateText: the zero TickRate writes as "0 Hz", as String does, and
+// ParseTickRate refuses it, as it refuses every zero rate.
+func TestZeroRateText(t *testing.T) {
+	var zero TickRate
+	if text, err := zero.MarshalText(); err != nil || string(text) != "0 Hz" || zero.String() != "0 Hz" {
+		t.Fatalf("the zero TickRate writes as %q, %v (String %q); want \"0 Hz\"", text, err, zero.String())
+	}
+	if r, err := ParseTickRate("0 Hz"); !errors.Is(err, errZeroRate) || r != zero {
+		t.Fatalf("ParseTickRate(\"0 Hz\") = %v, %v; want the zero-rate error", r, err)
+	}
 }
 
 // A config that holds all three types, as a service would.
