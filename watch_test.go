@@ -250,6 +250,27 @@ func TestWatchStateOnlyWorsens(t *testing.T) {
 	})
 }
 
+// TestWatchCheckTakesEightBrackets: a check reads the counter twice for
+// each of its 8 brackets, and no more, as Watch's doc says.
+func TestWatchCheckTakesEightBrackets(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newHost(2_096_000_000)
+		f.epoch, f.sourceFrom = time.Now(), "tsc"
+		rate, _ := NewTickRate(uint64(f.hz))
+		w, err := newWatch(rate, WatchOptions{}, f.deps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			before := f.reads
+			w.check()
+			if got := f.reads - before; got != 2*8 {
+				t.Fatalf("a check read the counter %d times; want 16, two for each of 8 brackets", got)
+			}
+		}
+	})
+}
+
 // TestWatchEventAtIsTheChecks gives the migration's two events, found by one
 // check, to an OnEvent that takes a while over each: both carry the time
 // that check began, not the time each was handed over.
