@@ -177,6 +177,27 @@ func TestDetectorSkips(t *testing.T) {
 	}
 }
 
+// TestDetectorAllowsTheRawClocksNanosecond: the raw clock reads whole
+// nanoseconds, so a reading taken 0.99 ns into a nanosecond puts the raw
+// time between two checks off by that much, besides the midpoints' rounding
+// the step allows for. At 3 GHz with no tolerance, that is past h₁ + h₂ + s
+// and within N only by r, a nanosecond: nothing is raised.
+func TestDetectorAllowsTheRawClocksNanosecond(t *testing.T) {
+	const perNs = 3
+	d := newDetector(perNs*1e9, 0)
+	d.setStep(1)
+	check := func(trueNs float64) verdict {
+		raw := int64(trueNs) // whole nanoseconds, truncated
+		mid := math.Round(trueNs*perNs + 0.49)
+		return d.observe(bracket{raw: raw, mid: Tickstamp(mid)}, 0, 0)
+	}
+	for i, at := range []float64{1e9, 2e9 + 0.99, 3e9, 4e9 + 0.99, 5e9} {
+		if v := check(at); v.n != 0 {
+			t.Fatalf("check %d raised %v; want nothing from a counter at the rate in use", i, v.events[:v.n])
+		}
+	}
+}
+
 // widthsOf draws a width a check, in ticks, up to a hundredth of the
 // period (at hz), and a place of the raw reading within each bracket.
 func widthsOf(t *rapid.T, n int, period int64, hz float64) (widths []int64, pos []float64) {
