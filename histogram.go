@@ -18,21 +18,22 @@ import (
 // Spans reach a Histogram in two ways:
 //
 //   - [Histogram.Record] may be called from any number of goroutines at
-//     once. It takes one of a few locks, four per CPU: the one the calling
-//     goroutine claimed (known by its stack) or the first nobody has, so
-//     that goroutines recording at once each have their own. It costs two
-//     atomic read-modify-write instructions, to take the lock and to give
-//     it back.
+//     once. It takes one of a few locks, about four per CPU: the one the
+//     calling goroutine claimed (known by its stack) or the first nobody
+//     has, so that goroutines recording at once each have their own. It
+//     costs two atomic read-modify-write instructions, to take the lock and
+//     to give it back.
 //   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
 //     at a time: its Record is plain loads and stores and one atomic load,
 //     with no read-modify-write and no lock, for the loops where even two
 //     are too many.
 //
 // A Histogram's memory is a tally of about 29 KB for each of its locks that
-// a goroutine has used (it has four per CPU, at least eight), two for each
-// Recorder that has answered Interval (its own, and the spare it swaps it
-// for), and a [Snapshot] of about 58 KB that gathers what Flush and Close
-// hand over. Its methods allocate only to make a tally: for a new Recorder
+// a goroutine has used (it has 4·GOMAXPROCS locks as NewHistogram found
+// it, rounded up to a power of two, at least 8 and at most 1024), two for
+// each Recorder that has answered Interval (its own, and the spare it swaps
+// it for), and a [Snapshot] of about 58 KB that gathers what Flush and
+// Close hand over. Its methods allocate only to make a tally: for a new Recorder
 // and for its first hand-over, for a lock on its first use, and where a
 // bucket fills (2³²−1 spans of one bucket between two Intervals). The zero
 // Histogram is not usable: make one with NewHistogram.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -145,6 +146,24 @@ func TestRecorderStates(t *testing.T) {
 	h.Interval(&s)
 	if s.Count() != 1 || s.Min() != 2 {
 		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
+	}
+}
+
+// TestHistogramLocks: a Histogram has 4·GOMAXPROCS locks rounded up to a
+// power of two, at least 8 and at most 1024, and any goroutine's key
+// picks one of them.
+func TestHistogramLocks(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, tc := range []struct{ procs, want int }{{1, 8}, {2, 8}, {3, 16}, {5, 32}, {64, 256}, {300, 1024}} {
+		runtime.GOMAXPROCS(tc.procs)
+		h := NewHistogram()
+		if len(h.shards) != tc.want {
+			t.Errorf("GOMAXPROCS %d: %d locks; want %d", tc.procs, len(h.shards), tc.want)
+		}
+		// Whatever the key, the lock it starts at is one of them.
+		for _, key := range []uintptr{0, 1, 12345, ^uintptr(0)} {
+			h.lockFor(key).mu.Unlock()
+		}
 	}
 }
 
