@@ -407,3 +407,48 @@ func TestCPUCheckRefusesJustPastTheBound(t *testing.T) {
 		})
 	}
 }
+
+// TestCPUCheckTourBound makes the tour on a simulated machine at 1 GHz,
+// whose brackets are as wide as a raw read and a counter read take, and
+// whose reads are its step apart, and checks that the bounds follow the
+// formula of CPUOffset from the widths and the step the tour saw: the
+// first CPU's second visit is the other of its two brackets, and the step
+// is the counter's.
+func TestCPUCheckTourBound(t *testing.T) {
+	// A bracket is 10 ns of counter read, 700 ns of raw read before its
+	// reading and rawAfter after it: 710 ns + rawAfter wide. The step is
+	// the 10 ns between two counter reads.
+	for _, tc := range []struct {
+		name     string
+		rawAfter []float64 // ns, on each visit: CPUs 0, 1 and 2, and 0 again
+		bounds   []time.Duration
+	}{
+		// CPU 1's bracket is 1110 ns wide, CPU 2's 1310; the first CPU's
+		// wider is 1710.
+		{"the first CPU's second bracket wider", []float64{600, 400, 600, 1000}, []time.Duration{555 + 855 + 10 + 2, 655 + 855 + 10 + 2}},
+		{"the first CPU's first bracket wider", []float64{1000, 400, 600, 600}, []time.Duration{555 + 855 + 10 + 2, 655 + 855 + 10 + 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeCPUs{simMachine: simMachine{hz: 1e9, counterCost: 10, rawBefore: 700}, allowed: []int{0, 1, 2}}
+			tr := f.tour()
+			pin, visit := tr.pin, 0
+			tr.pin = func(cpu int) (func() error, error) {
+				f.rawAfter = tc.rawAfter[visit]
+				visit++
+				return pin(cpu)
+			}
+			check, err := tr.run(gigahertz())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if visit != 4 || len(check.CPUs) != 3 {
+				t.Fatalf("%d visits, CPUs %+v; want 4 visits and CPUs 0, 1 and 2", visit, check.CPUs)
+			}
+			for i, o := range check.CPUs[1:] {
+				if o.Bound != tc.bounds[i] {
+					t.Errorf("CPU %d's bound %v; want %v", o.CPU, o.Bound, tc.bounds[i])
+				}
+			}
+		})
+	}
+}
