@@ -2,6 +2,7 @@ package counter
 
 import (
 	"errors"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -281,5 +282,173 @@ func TestCPUCheckTourAsksItsThread(t *testing.T) {
 		if err != ErrDisabled || check != nil || f.ns != 0 || len(f.pins) != 0 {
 			t.Errorf("fault: %+v, %v, %v ns read, pins %v; want nil, ErrDisabled, nothing read or pinned", check, err, f.ns, f.pins)
 		}
+	}
+}
+
+// boundTour is a tour of CPUs 2 (first), 5, 7 and 9 with brackets laid out
+// by hand, for the arithmetic of the bound at 1 GHz, where a tick is a
+// nanosecond and converts to itself. The first CPU's brackets are 4 µs
+// apart on both clocks, and each other CPU's raw reading falls a whole
+// number of nanoseconds into them, so that the interpolated counter is
+// whole and a CPU's offset is exactly what the test put there. Every width
+// is even: every half-width is a whole tick, and the bound has no rounding
+// to respect.
+type boundTour struct {
+	firstWidth, backWidth Tickdelta         // the first CPU's two brackets
+	step                  Tickdelta         // the counter's step
+	widths                map[int]Tickdelta // each other CPU's bracket
+}
+
+// boundCPUs are the CPUs of a boundTour after the first, in the tour's
+// order.
+var boundCPUs = []int{5, 7, 9}
+
+// tour returns the tour with each CPU's counter offset ahead of the first
+// CPU's by offset (none where missing).
+func (b boundTour) tour(offset map[int]time.Duration) tour {
+	const raw0, mid0 = 5_000_000_000, Tickstamp(1_000_000_000_000)
+	visits := []cpuVisit{{cpu: 2, b: bracket{raw: raw0, mid: mid0, width: b.firstWidth, cpu: -1}}}
+	for i, cpu := range boundCPUs {
+		at := int64(i+1) * 1000 // ns, and ticks, after the first bracket
+		visits = append(visits, cpuVisit{cpu: cpu, b: bracket{
+			raw:   raw0 + at,
+			mid:   mid0.add(Tickdelta(at) + Tickdelta(offset[cpu])),
+			width: b.widths[cpu],
+			cpu:   -1,
+		}})
+	}
+	back := bracket{raw: raw0 + 4000, mid: mid0.add(4000), width: b.backWidth, cpu: -1}
+	return tour{check: &cpuCheck{}, visits: visits, back: back, step: b.step}
+}
+
+// boundCases are the first CPU's two brackets both ways round, wider
+// second and wider first, so that a bound taking the narrower of the two,
+// or always the same one, differs from the formula. Each case's bounds are
+// worked out by hand from the formula of CPUOffset: this CPU's half-width
+// + the wider half-width of the first CPU's two + the step + 2 ns, in
+// nanoseconds.
+var boundCases = []struct {
+	name   string
+	tour   boundTour
+	bounds map[int]time.Duration
+}{
+	{
+		"the first CPU's second bracket wider",
+		boundTour{firstWidth: 100, backWidth: 300, step: 7, widths: map[int]Tickdelta{5: 40, 7: 120, 9: 1000}},
+		map[int]time.Duration{5: 20 + 150 + 7 + 2, 7: 60 + 150 + 7 + 2, 9: 500 + 150 + 7 + 2},
+	},
+	{
+		"the first CPU's first bracket wider",
+		boundTour{firstWidth: 640, backWidth: 260, step: 16, widths: map[int]Tickdelta{5: 1000, 7: 2, 9: 360}},
+		map[int]time.Duration{5: 500 + 320 + 16 + 2, 7: 1 + 320 + 16 + 2, 9: 180 + 320 + 16 + 2},
+	},
+}
+
+// TestCPUCheckBoundIsTheFormula checks each CPU's Bound against the
+// formula of CPUOffset to the nanosecond, and that each CPU's Offset is
+// the one laid out.
+func TestCPUCheckBoundIsTheFormula(t *testing.T) {
+	for _, tc := range boundCases {
+		t.Run(tc.name, func(t *testing.T) {
+			offset := map[int]time.Duration{5: -30, 7: 0, 9: 45}
+			check, err := tc.tour.tour(offset).finish(gigahertz())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(check.CPUs) != 1+len(boundCPUs) || check.CPUs[0] != (CPUOffset{CPU: 2}) {
+				t.Fatalf("CPUs = %+v; want CPU 2 first, at 0 within 0, then %v", check.CPUs, boundCPUs)
+			}
+			for i, o := range check.CPUs[1:] {
+				want := CPUOffset{CPU: boundCPUs[i], Offset: offset[boundCPUs[i]], Bound: tc.bounds[boundCPUs[i]]}
+				if o != want {
+					t.Errorf("got %+v; want %+v", o, want)
+				}
+			}
+		})
+	}
+}
+
+// TestCPUCheckRefusesJustPastTheBound: an offset exactly at a CPU's bound,
+// either way, is accepted; one nanosecond past it, the least the check
+// resolves at 1 GHz, is refused, and the refusal names that CPU, with its
+// offset and bound, and no CPU within its bound.
+func TestCPUCheckRefusesJustPastTheBound(t *testing.T) {
+	for _, tc := range boundCases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, sign := range []time.Duration{1, -1} {
+				at := map[int]time.Duration{}
+				for _, cpu := range boundCPUs {
+					at[cpu] = sign * tc.bounds[cpu]
+				}
+				if _, err := tc.tour.tour(at).finish(gigahertz()); err != nil {
+					t.Errorf("offsets %v, each at its bound: %v", at, err)
+				}
+				for _, bad := range boundCPUs {
+					past := maps.Clone(at)
+					past[bad] += sign
+					_, err := tc.tour.tour(past).finish(gigahertz())
+					if !errors.Is(err, ErrCPUsDisagree) {
+						t.Errorf("CPU %d %v past its bound: error %v; want one wrapping ErrCPUsDisagree", bad, past[bad], err)
+						continue
+					}
+					msg := err.Error()
+					want := " CPU " + strconv.Itoa(bad) + " is " + past[bad].String() + " from CPU 2 (the measurement explains ±" +
+						tc.bounds[bad].String() + ");"
+					if !strings.Contains(msg, want) {
+						t.Errorf("CPU %d past its bound: message %q does not hold %q", bad, msg, want)
+					}
+					for _, cpu := range append([]int{2}, boundCPUs...) {
+						if named := " CPU " + strconv.Itoa(cpu) + " is "; cpu != bad && strings.Contains(msg, named) {
+							t.Errorf("CPU %d past its bound: message %q names CPU %d, within its bound", bad, msg, cpu)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCPUCheckTourBound makes the tour on a simulated machine at 1 GHz,
+// whose brackets are as wide as a raw read and a counter read take, and
+// whose reads are its step apart, and checks that the bounds follow the
+// formula of CPUOffset from the widths and the step the tour saw: the
+// first CPU's second visit is the other of its two brackets, and the step
+// is the counter's.
+func TestCPUCheckTourBound(t *testing.T) {
+	// A bracket is 10 ns of counter read, 700 ns of raw read before its
+	// reading and rawAfter after it: 710 ns + rawAfter wide. The step is
+	// the 10 ns between two counter reads.
+	for _, tc := range []struct {
+		name     string
+		rawAfter []float64 // ns, on each visit: CPUs 0, 1 and 2, and 0 again
+		bounds   []time.Duration
+	}{
+		// CPU 1's bracket is 1110 ns wide, CPU 2's 1310; the first CPU's
+		// wider is 1710.
+		{"the first CPU's second bracket wider", []float64{600, 400, 600, 1000}, []time.Duration{555 + 855 + 10 + 2, 655 + 855 + 10 + 2}},
+		{"the first CPU's first bracket wider", []float64{1000, 400, 600, 600}, []time.Duration{555 + 855 + 10 + 2, 655 + 855 + 10 + 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeCPUs{simMachine: simMachine{hz: 1e9, counterCost: 10, rawBefore: 700}, allowed: []int{0, 1, 2}}
+			tr := f.tour()
+			pin, visit := tr.pin, 0
+			tr.pin = func(cpu int) (func() error, error) {
+				f.rawAfter = tc.rawAfter[visit]
+				visit++
+				return pin(cpu)
+			}
+			check, err := tr.run(gigahertz())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if visit != 4 || len(check.CPUs) != 3 {
+				t.Fatalf("%d visits, CPUs %+v; want 4 visits and CPUs 0, 1 and 2", visit, check.CPUs)
+			}
+			for i, o := range check.CPUs[1:] {
+				if o.Bound != tc.bounds[i] {
+					t.Errorf("CPU %d's bound %v; want %v", o.CPU, o.Bound, tc.bounds[i])
+				}
+			}
+		})
 	}
 }
