@@ -853,3 +853,85 @@ func TestAnchorClockTurnsBackwards(t *testing.T) {
 		t.Errorf("Run = %v; want errNoBracket at its first re-anchoring", err)
 	}
 }
+
+// The tests from here on take their figures from the docs as literals, not
+// from the constants, so that a change of a constant that breaks a promise
+// fails them.
+
+// reanchorAfter moves the manual clock and the wall clock on by a
+// millisecond, steps the wall clock by step, and re-anchors.
+func reanchorAfter(t *testing.T, a *Anchor, clk *testClock, wall *fakeWall, step time.Duration) {
+	t.Helper()
+	clk.Advance(time.Millisecond)
+	wall.add(time.Millisecond + step)
+	if err := a.Reanchor(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnchorMonotoneWithinThirtyReanchorings checks the promise "converted
+// times never jump backwards ... provided the later reading is converted
+// within 30 re-anchorings of being taken", at its edge: both readings are
+// taken within a microsecond before a re-anchoring's cut, so they belong to
+// the anchoring before it, and that one is slewing out a step of the wall
+// clock back, so converting the later reading by any other line would put
+// it before the earlier one. It is converted after exactly 30 more
+// re-anchorings.
+func TestAnchorMonotoneWithinThirtyReanchorings(t *testing.T) {
+	a, clk, wall := manualAnchor(t, 1e9, 1<<40)
+	reanchorAfter(t, a, clk, wall, -time.Second) // slewed out at 63/64 from here
+	reanchorAfter(t, a, clk, wall, 0)            // its cut is a microsecond past the clock
+	r1 := clk.Now()
+	w1 := a.Time(r1)
+	r2 := clk.AdvanceTicks(1) // a nanosecond later, taken after w1 was returned
+	for range 30 {
+		reanchorAfter(t, a, clk, wall, 0)
+	}
+	if w2 := a.Time(r2); w2.Before(w1) {
+		t.Errorf("a reading converted 30 re-anchorings after it was taken converts to %v; before %v, the conversion of a reading taken before it", w2, w1)
+	}
+}
+
+// TestAnchorKeepsThirtyTwoLines checks "the anchor keeps the line of each of
+// its last 32 anchorings and converts a reading by the one in force when it
+// was taken ...; a reading older than all 32 converts by the oldest line
+// kept", with a wall clock stepped a second forwards before each
+// re-anchoring, so that each line is a second ahead of the one before. A
+// reading taken past a re-anchoring's cut converts as it did while its
+// anchoring is among the last 32, that is for 31 more re-anchorings, and by
+// the next line, a second later, after 32. A reading taken within a
+// microsecond before a cut belongs to the anchoring before it: it converts
+// as it did for 30 more re-anchorings, and a second later after 31.
+func TestAnchorKeepsThirtyTwoLines(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		past     time.Duration // how far past the re-anchoring's read of the clock the reading is taken
+		kept     int           // re-anchorings after the reading that keep its line
+		wantLine time.Duration // its first conversion less the newest line's wall time
+	}{
+		{"past the cut", time.Millisecond, 31, 0},
+		{"before the cut", 500 * time.Nanosecond, 30, -time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, clk, wall := manualAnchor(t, 1e9, 1<<40)
+			reanchorAfter(t, a, clk, wall, time.Second)
+			clk.Advance(tc.past)
+			wall.add(tc.past)
+			r := clk.Now()
+			w := a.Time(r)
+			if want := wall.now().Add(tc.wantLine); !w.Equal(want) {
+				t.Fatalf("Time(%v) = %v; want %v", r, w, want)
+			}
+			for i := 1; i <= tc.kept; i++ {
+				reanchorAfter(t, a, clk, wall, time.Second)
+				if got := a.Time(r); !got.Equal(w) {
+					t.Fatalf("after %d re-anchorings Time(%v) = %v; want %v, as before", i, r, got, w)
+				}
+			}
+			reanchorAfter(t, a, clk, wall, time.Second)
+			if got, want := a.Time(r), w.Add(time.Second); !got.Equal(want) {
+				t.Errorf("after %d re-anchorings Time(%v) = %v; want %v, by the oldest line kept, a second ahead of its own", tc.kept+1, r, got, want)
+			}
+		})
+	}
+}
