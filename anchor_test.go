@@ -935,3 +935,34 @@ func TestAnchorKeepsThirtyTwoLines(t *testing.T) {
 		})
 	}
 }
+
+// TestAnchorCutAMicrosecondOn checks that a re-anchoring "takes effect a
+// microsecond after it reads the clock" (Reanchor: "converts by the new pair
+// from a microsecond on"): with a clock that stands still while it
+// re-anchors, after a step of the wall clock a second forwards, a reading
+// a tick less than a microsecond past the clock converts by the old line,
+// as before the re-anchoring, and one a tick more than a microsecond past
+// it by the new line, a second ahead.
+func TestAnchorCutAMicrosecondOn(t *testing.T) {
+	for _, hz := range []uint64{1e9, 24e6, 2_299_999_917} {
+		t.Run(fmt.Sprint(hz), func(t *testing.T) {
+			a, clk, wall := manualAnchor(t, hz, 1<<40)
+			clk.Advance(time.Millisecond)
+			wall.add(time.Millisecond)
+			now := clk.Now()
+			us := a.rate.Ticks(time.Microsecond)
+			under, over := now.add(us-1), now.add(us+1)
+			wUnder, wOver := a.Time(under), a.Time(over)
+			wall.add(time.Second)
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Time(under); !got.Equal(wUnder) {
+				t.Errorf("Time(a tick less than a microsecond past the re-anchoring) = %v; want %v, by the old line", got, wUnder)
+			}
+			if got := a.Time(over).Sub(wOver); (got - time.Second).Abs() > 2 {
+				t.Errorf("Time(a tick more than a microsecond past the re-anchoring) moved %v; want a second, within 2 ns, to the new line", got)
+			}
+		})
+	}
+}
