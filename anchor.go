@@ -460,8 +460,9 @@ func (a *Anchor) complete(old, next *anchorState) {
 // Between re-anchorings, conversions drift from the wall clock by the
 // rate's error and NTP's slew times the period. Run returns at once with an
 // error for a period shorter than a millisecond, which would spend the
-// goroutine's time re-anchoring and keep converted readings stable for less
-// than 30 periods, and returns Reanchor's error where Reanchor fails.
+// goroutine's time re-anchoring and shorten the time within which a stored
+// reading converts as it did (30 re-anchorings; see [Anchor]), and returns
+// Reanchor's error where Reanchor fails.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 	if period < minRunPeriod {
 		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be at least " + minRunPeriod.String())

@@ -966,3 +966,19 @@ func TestAnchorCutAMicrosecondOn(t *testing.T) {
 		})
 	}
 }
+
+// TestAnchorRunShortestPeriod checks that Run refuses "a period shorter than
+// a millisecond" and takes a millisecond: with its context already
+// cancelled, it returns the refusal for 999 µs and the context's error for
+// 1 ms.
+func TestAnchorRunShortestPeriod(t *testing.T) {
+	a, _, _ := manualAnchor(t, 1e9, 1<<40)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := a.Run(ctx, 999*time.Microsecond); err == nil || errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "counter: ") {
+		t.Errorf("Run(ctx, 999µs) = %v; want a refusal starting \"counter: \"", err)
+	}
+	if err := a.Run(ctx, time.Millisecond); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run(ctx, 1ms) = %v; want context.Canceled, from the cancelled context", err)
+	}
+}
