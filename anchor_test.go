@@ -982,3 +982,56 @@ func TestAnchorRunShortestPeriod(t *testing.T) {
 		t.Errorf("Run(ctx, 1ms) = %v; want context.Canceled, from the cancelled context", err)
 	}
 }
+
+// A strideClock moves on by stride ticks at every read, so that every
+// bracket an anchoring takes is stride ticks wide. Not safe for concurrent
+// use.
+type strideClock struct {
+	now    Tickstamp
+	stride Tickdelta
+	rate   TickRate
+}
+
+func (c *strideClock) Now() Tickstamp { c.now = c.now.add(c.stride); return c.now }
+func (c *strideClock) Rate() TickRate { return c.rate }
+
+// TestAnchorBoundRoundsUp checks that Bound is "half the width of the
+// bracket the last anchoring kept ... rounded up to the nanosecond, and zero
+// for a clock that did not advance across the wall-clock read", with
+// brackets of a known width: the halves worked out by hand.
+func TestAnchorBoundRoundsUp(t *testing.T) {
+	for _, tc := range []struct {
+		hz     uint64
+		stride Tickdelta
+		want   time.Duration
+	}{
+		{1e9, 0, 0},
+		{1e9, 3, 2 * time.Nanosecond},    // 1.5 ns
+		{1e9, 4, 2 * time.Nanosecond},    // 2 ns exactly
+		{1e9, 101, 51 * time.Nanosecond}, // 50.5 ns
+		{24e6, 1, 21 * time.Nanosecond},  // 20.83 ns
+		{24e6, 3, 63 * time.Nanosecond},  // 62.5 ns
+		{24e6, 24, 500 * time.Nanosecond},
+	} {
+		t.Run(fmt.Sprintf("%d Hz, %d ticks", tc.hz, tc.stride), func(t *testing.T) {
+			r, err := NewTickRate(tc.hz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clk := &strideClock{now: 1 << 40, stride: tc.stride, rate: r}
+			a, err := newAnchor(clk, newFakeWall(anchorEpoch).now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Bound(); got != tc.want {
+				t.Errorf("Bound() after anchoring = %v; want %v", got, tc.want)
+			}
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Bound(); got != tc.want {
+				t.Errorf("Bound() after Reanchor = %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
