@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -303,8 +304,27 @@ func (a *Anchor) bracket() (pair, error) {
 		// tens of nanoseconds.
 		best.wall = best.wall.Add(-Tickdelta(1).Duration(a.rate) / 2)
 	}
-	best.bound = (b.width.Duration(a.rate) + 1) / 2
+	best.bound = halfUp(b.width, a.rate)
 	return best, nil
+}
+
+// halfUp returns half of w ticks at rate r, in nanoseconds rounded up:
+// ⌈w·10⁹/hz/2⌉, never less than the exact half, as rounding the span to the
+// nearest nanosecond first (Tickdelta.Duration) can be. It is worked out as
+// ⌈⌈w·10⁹/hz⌉/2⌉, which is equal. w ≥ 0 and r is not the zero TickRate; a
+// half past the Duration range saturates.
+func halfUp(w Tickdelta, r TickRate) time.Duration {
+	hz := r.Hertz()
+	hi, lo := bits.Mul64(uint64(w), 1e9)
+	if hi >= hz {
+		return math.MaxInt64
+	}
+	q, rem := bits.Div64(hi, lo, hz) // w·10⁹/hz = q + rem/hz
+	h := q / 2
+	if q%2 != 0 || rem != 0 {
+		h++
+	}
+	return time.Duration(min(h, math.MaxInt64))
 }
 
 // Time returns the wall-clock time at which the clock read t: the anchor's

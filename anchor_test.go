@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -1012,6 +1013,9 @@ func TestAnchorBoundRoundsUp(t *testing.T) {
 		{24e6, 1, 21 * time.Nanosecond},  // 20.83 ns
 		{24e6, 3, 63 * time.Nanosecond},  // 62.5 ns
 		{24e6, 24, 500 * time.Nanosecond},
+		{2_300_000_000, 1, 1 * time.Nanosecond}, // 0.22 ns
+		{2_300_000_000, 3, 1 * time.Nanosecond}, // 0.65 ns
+		{2_300_000_000, 5, 2 * time.Nanosecond}, // 1.09 ns
 	} {
 		t.Run(fmt.Sprintf("%d Hz, %d ticks", tc.hz, tc.stride), func(t *testing.T) {
 			r, err := NewTickRate(tc.hz)
@@ -1034,4 +1038,30 @@ func TestAnchorBoundRoundsUp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHalfUp checks Bound's arithmetic against math/big: half of w ticks at
+// hz, in nanoseconds rounded up, at every rate and width, saturating past
+// the Duration range.
+func TestHalfUp(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := rapid.OneOf(anchorRateGen(), rapid.Uint64Range(1, math.MaxUint64)).Draw(t, "hz")
+		w := rapid.OneOf(rapid.Int64Range(0, 1e6), rapid.Int64Range(0, math.MaxInt64)).Draw(t, "w")
+		r, err := NewTickRate(hz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		num := new(big.Int).Mul(big.NewInt(w), big.NewInt(1e9))
+		den := new(big.Int).Mul(new(big.Int).SetUint64(hz), big.NewInt(2))
+		want, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+		if rem.Sign() != 0 {
+			want.Add(want, big.NewInt(1))
+		}
+		if !want.IsInt64() {
+			want.SetInt64(math.MaxInt64)
+		}
+		if got := halfUp(Tickdelta(w), r); int64(got) != want.Int64() {
+			t.Fatalf("halfUp(%d ticks, %d Hz) = %d ns; want %v", w, hz, int64(got), want)
+		}
+	})
 }
