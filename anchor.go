@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -303,8 +304,27 @@ func (a *Anchor) bracket() (pair, error) {
 		// tens of nanoseconds.
 		best.wall = best.wall.Add(-Tickdelta(1).Duration(a.rate) / 2)
 	}
-	best.bound = (b.width.Duration(a.rate) + 1) / 2
+	best.bound = halfUp(b.width, a.rate)
 	return best, nil
+}
+
+// halfUp returns half of w ticks at rate r, in nanoseconds rounded up:
+// ⌈w·10⁹/hz/2⌉, never less than the exact half, as rounding the span to the
+// nearest nanosecond first (Tickdelta.Duration) can be. It is worked out as
+// ⌈⌈w·10⁹/hz⌉/2⌉, which is equal. w ≥ 0 and r is not the zero TickRate; a
+// half past the Duration range saturates.
+func halfUp(w Tickdelta, r TickRate) time.Duration {
+	hz := r.Hertz()
+	hi, lo := bits.Mul64(uint64(w), 1e9)
+	if hi >= hz {
+		return math.MaxInt64
+	}
+	q, rem := bits.Div64(hi, lo, hz) // w·10⁹/hz = q + rem/hz
+	h := q / 2
+	if q%2 != 0 || rem != 0 {
+		h++
+	}
+	return time.Duration(min(h, math.MaxInt64))
 }
 
 // Time returns the wall-clock time at which the clock read t: the anchor's
@@ -460,8 +480,9 @@ func (a *Anchor) complete(old, next *anchorState) {
 // Between re-anchorings, conversions drift from the wall clock by the
 // rate's error and NTP's slew times the period. Run returns at once with an
 // error for a period shorter than a millisecond, which would spend the
-// goroutine's time re-anchoring and keep converted readings stable for less
-// than 30 periods, and returns Reanchor's error where Reanchor fails.
+// goroutine's time re-anchoring and shorten the time within which a stored
+// reading converts as it did (30 re-anchorings; see [Anchor]), and returns
+// Reanchor's error where Reanchor fails.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 	if period < minRunPeriod {
 		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be at least " + minRunPeriod.String())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -852,4 +853,215 @@ func TestAnchorClockTurnsBackwards(t *testing.T) {
 	if err := a.Run(ctx, minRunPeriod); !errors.Is(err, errNoBracket) {
 		t.Errorf("Run = %v; want errNoBracket at its first re-anchoring", err)
 	}
+}
+
+// The tests from here on take their figures from the docs as literals, not
+// from the constants, so that a change of a constant that breaks a promise
+// fails them.
+
+// reanchorAfter moves the manual clock and the wall clock on by a
+// millisecond, steps the wall clock by step, and re-anchors.
+func reanchorAfter(t *testing.T, a *Anchor, clk *testClock, wall *fakeWall, step time.Duration) {
+	t.Helper()
+	clk.Advance(time.Millisecond)
+	wall.add(time.Millisecond + step)
+	if err := a.Reanchor(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnchorMonotoneWithinThirtyReanchorings checks the promise "converted
+// times never jump backwards ... provided the later reading is converted
+// within 30 re-anchorings of being taken", at its edge: both readings are
+// taken within a microsecond before a re-anchoring's cut, so they belong to
+// the anchoring before it, and that one is slewing out a step of the wall
+// clock back, so converting the later reading by any other line would put
+// it before the earlier one. It is converted after exactly 30 more
+// re-anchorings.
+func TestAnchorMonotoneWithinThirtyReanchorings(t *testing.T) {
+	a, clk, wall := manualAnchor(t, 1e9, 1<<40)
+	reanchorAfter(t, a, clk, wall, -time.Second) // slewed out at 63/64 from here
+	reanchorAfter(t, a, clk, wall, 0)            // its cut is a microsecond past the clock
+	r1 := clk.Now()
+	w1 := a.Time(r1)
+	r2 := clk.AdvanceTicks(1) // a nanosecond later, taken after w1 was returned
+	for range 30 {
+		reanchorAfter(t, a, clk, wall, 0)
+	}
+	if w2 := a.Time(r2); w2.Before(w1) {
+		t.Errorf("a reading converted 30 re-anchorings after it was taken converts to %v; before %v, the conversion of a reading taken before it", w2, w1)
+	}
+}
+
+// TestAnchorKeepsThirtyTwoLines checks "the anchor keeps the line of each of
+// its last 32 anchorings and converts a reading by the one in force when it
+// was taken ...; a reading older than all 32 converts by the oldest line
+// kept", with a wall clock stepped a second forwards before each
+// re-anchoring, so that each line is a second ahead of the one before. A
+// reading taken past a re-anchoring's cut converts as it did while its
+// anchoring is among the last 32, that is for 31 more re-anchorings, and by
+// the next line, a second later, after 32. A reading taken within a
+// microsecond before a cut belongs to the anchoring before it: it converts
+// as it did for 30 more re-anchorings, and a second later after 31.
+func TestAnchorKeepsThirtyTwoLines(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		past     time.Duration // how far past the re-anchoring's read of the clock the reading is taken
+		kept     int           // re-anchorings after the reading that keep its line
+		wantLine time.Duration // its first conversion less the newest line's wall time
+	}{
+		{"past the cut", time.Millisecond, 31, 0},
+		{"before the cut", 500 * time.Nanosecond, 30, -time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, clk, wall := manualAnchor(t, 1e9, 1<<40)
+			reanchorAfter(t, a, clk, wall, time.Second)
+			clk.Advance(tc.past)
+			wall.add(tc.past)
+			r := clk.Now()
+			w := a.Time(r)
+			if want := wall.now().Add(tc.wantLine); !w.Equal(want) {
+				t.Fatalf("Time(%v) = %v; want %v", r, w, want)
+			}
+			for i := 1; i <= tc.kept; i++ {
+				reanchorAfter(t, a, clk, wall, time.Second)
+				if got := a.Time(r); !got.Equal(w) {
+					t.Fatalf("after %d re-anchorings Time(%v) = %v; want %v, as before", i, r, got, w)
+				}
+			}
+			reanchorAfter(t, a, clk, wall, time.Second)
+			if got, want := a.Time(r), w.Add(time.Second); !got.Equal(want) {
+				t.Errorf("after %d re-anchorings Time(%v) = %v; want %v, by the oldest line kept, a second ahead of its own", tc.kept+1, r, got, want)
+			}
+		})
+	}
+}
+
+// TestAnchorCutAMicrosecondOn checks that a re-anchoring "takes effect a
+// microsecond after it reads the clock" (Reanchor: "converts by the new pair
+// from a microsecond on"): with a clock that stands still while it
+// re-anchors, after a step of the wall clock a second forwards, a reading
+// a tick less than a microsecond past the clock converts by the old line,
+// as before the re-anchoring, and one a tick more than a microsecond past
+// it by the new line, a second ahead.
+func TestAnchorCutAMicrosecondOn(t *testing.T) {
+	for _, hz := range []uint64{1e9, 24e6, 2_299_999_917} {
+		t.Run(fmt.Sprint(hz), func(t *testing.T) {
+			a, clk, wall := manualAnchor(t, hz, 1<<40)
+			clk.Advance(time.Millisecond)
+			wall.add(time.Millisecond)
+			now := clk.Now()
+			us := a.rate.Ticks(time.Microsecond)
+			under, over := now.add(us-1), now.add(us+1)
+			wUnder, wOver := a.Time(under), a.Time(over)
+			wall.add(time.Second)
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Time(under); !got.Equal(wUnder) {
+				t.Errorf("Time(a tick less than a microsecond past the re-anchoring) = %v; want %v, by the old line", got, wUnder)
+			}
+			if got := a.Time(over).Sub(wOver); (got - time.Second).Abs() > 2 {
+				t.Errorf("Time(a tick more than a microsecond past the re-anchoring) moved %v; want a second, within 2 ns, to the new line", got)
+			}
+		})
+	}
+}
+
+// TestAnchorRunShortestPeriod checks that Run refuses "a period shorter than
+// a millisecond" and takes a millisecond: with its context already
+// cancelled, it returns the refusal for 999 µs and the context's error for
+// 1 ms.
+func TestAnchorRunShortestPeriod(t *testing.T) {
+	a, _, _ := manualAnchor(t, 1e9, 1<<40)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := a.Run(ctx, 999*time.Microsecond); err == nil || errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "counter: ") {
+		t.Errorf("Run(ctx, 999µs) = %v; want a refusal starting \"counter: \"", err)
+	}
+	if err := a.Run(ctx, time.Millisecond); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run(ctx, 1ms) = %v; want context.Canceled, from the cancelled context", err)
+	}
+}
+
+// A strideClock moves on by stride ticks at every read, so that every
+// bracket an anchoring takes is stride ticks wide. Not safe for concurrent
+// use.
+type strideClock struct {
+	now    Tickstamp
+	stride Tickdelta
+	rate   TickRate
+}
+
+func (c *strideClock) Now() Tickstamp { c.now = c.now.add(c.stride); return c.now }
+func (c *strideClock) Rate() TickRate { return c.rate }
+
+// TestAnchorBoundRoundsUp checks that Bound is "half the width of the
+// bracket the last anchoring kept ... rounded up to the nanosecond, and zero
+// for a clock that did not advance across the wall-clock read", with
+// brackets of a known width: the halves worked out by hand.
+func TestAnchorBoundRoundsUp(t *testing.T) {
+	for _, tc := range []struct {
+		hz     uint64
+		stride Tickdelta
+		want   time.Duration
+	}{
+		{1e9, 0, 0},
+		{1e9, 3, 2 * time.Nanosecond},    // 1.5 ns
+		{1e9, 4, 2 * time.Nanosecond},    // 2 ns exactly
+		{1e9, 101, 51 * time.Nanosecond}, // 50.5 ns
+		{24e6, 1, 21 * time.Nanosecond},  // 20.83 ns
+		{24e6, 3, 63 * time.Nanosecond},  // 62.5 ns
+		{24e6, 24, 500 * time.Nanosecond},
+		{2_300_000_000, 1, 1 * time.Nanosecond}, // 0.22 ns
+		{2_300_000_000, 3, 1 * time.Nanosecond}, // 0.65 ns
+		{2_300_000_000, 5, 2 * time.Nanosecond}, // 1.09 ns
+	} {
+		t.Run(fmt.Sprintf("%d Hz, %d ticks", tc.hz, tc.stride), func(t *testing.T) {
+			r, err := NewTickRate(tc.hz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clk := &strideClock{now: 1 << 40, stride: tc.stride, rate: r}
+			a, err := newAnchor(clk, newFakeWall(anchorEpoch).now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Bound(); got != tc.want {
+				t.Errorf("Bound() after anchoring = %v; want %v", got, tc.want)
+			}
+			if err := a.Reanchor(); err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Bound(); got != tc.want {
+				t.Errorf("Bound() after Reanchor = %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHalfUp checks Bound's arithmetic against math/big: half of w ticks at
+// hz, in nanoseconds rounded up, at every rate and width, saturating past
+// the Duration range.
+func TestHalfUp(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := rapid.OneOf(anchorRateGen(), rapid.Uint64Range(1, math.MaxUint64)).Draw(t, "hz")
+		w := rapid.OneOf(rapid.Int64Range(0, 1e6), rapid.Int64Range(0, math.MaxInt64)).Draw(t, "w")
+		r, err := NewTickRate(hz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		num := new(big.Int).Mul(big.NewInt(w), big.NewInt(1e9))
+		den := new(big.Int).Mul(new(big.Int).SetUint64(hz), big.NewInt(2))
+		want, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+		if rem.Sign() != 0 {
+			want.Add(want, big.NewInt(1))
+		}
+		if !want.IsInt64() {
+			want.SetInt64(math.MaxInt64)
+		}
+		if got := halfUp(Tickdelta(w), r); int64(got) != want.Int64() {
+			t.Fatalf("halfUp(%d ticks, %d Hz) = %d ns; want %v", w, hz, int64(got), want)
+		}
+	})
 }
