@@ -33,10 +33,10 @@ import (
 // it, rounded up to a power of two, at least 8 and at most 1024), two for
 // each Recorder that has answered Interval (its own, and the spare it swaps
 // it for), and a [Snapshot] of about 58 KB that gathers what Flush and
-// Close hand over. Its methods allocate only to make a tally: for a new Recorder
-// and for its first hand-over, for a lock on its first use, and where a
-// bucket fills (2³²−1 spans of one bucket between two Intervals). The zero
-// Histogram is not usable: make one with NewHistogram.
+// Close hand over. Its methods allocate only to make a tally: for a new
+// Recorder and for its first hand-over, for a lock on its first use, and
+// where a bucket fills (2³²−1 spans of one bucket between two Intervals).
+// The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
 	shards []shard
 	// shift turns a 64-bit hash into a shard's index: 64 less log₂ of
