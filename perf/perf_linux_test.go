@@ -462,3 +462,42 @@ func TestUnsupportedNamesEvent(t *testing.T) {
 		t.Errorf("got %v; want an *OpenError naming instructions", err)
 	}
 }
+
+// TestKernelEvents checks each Event asks the kernel for the counter its
+// name and comment promise, by perf_event_attr type and config: a VM without
+// hardware counters cannot tell two hardware events apart by counting, nor
+// can a test on anonymous memory tell page faults from minor faults.
+func TestKernelEvents(t *testing.T) {
+	hw, sw := uint32(unix.PERF_TYPE_HARDWARE), uint32(unix.PERF_TYPE_SOFTWARE)
+	want := map[Event]struct {
+		typ    uint32
+		config uint64
+	}{
+		Cycles:             {hw, unix.PERF_COUNT_HW_CPU_CYCLES},
+		Instructions:       {hw, unix.PERF_COUNT_HW_INSTRUCTIONS},
+		CacheReferences:    {hw, unix.PERF_COUNT_HW_CACHE_REFERENCES},
+		CacheMisses:        {hw, unix.PERF_COUNT_HW_CACHE_MISSES},
+		BranchInstructions: {hw, unix.PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+		BranchMisses:       {hw, unix.PERF_COUNT_HW_BRANCH_MISSES},
+		TaskClock:          {sw, unix.PERF_COUNT_SW_TASK_CLOCK},
+		PageFaults:         {sw, unix.PERF_COUNT_SW_PAGE_FAULTS},
+		ContextSwitches:    {sw, unix.PERF_COUNT_SW_CONTEXT_SWITCHES},
+		CPUMigrations:      {sw, unix.PERF_COUNT_SW_CPU_MIGRATIONS},
+		MinorFaults:        {sw, unix.PERF_COUNT_SW_PAGE_FAULTS_MIN},
+		MajorFaults:        {sw, unix.PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	}
+	if len(want) != len(eventNames) {
+		t.Fatalf("%d events named, %d mapped here", len(eventNames), len(want))
+	}
+	for ev, w := range want {
+		typ, config, ok := kernelEvent(ev)
+		if !ok || typ != w.typ || config != w.config {
+			t.Errorf("%v: type %d config %d ok %v; want type %d config %d", ev, typ, config, ok, w.typ, w.config)
+		}
+	}
+	for _, ev := range []Event{0, -1, MajorFaults + 1} {
+		if _, _, ok := kernelEvent(ev); ok {
+			t.Errorf("%v, no event, maps to a kernel counter", ev)
+		}
+	}
+}
