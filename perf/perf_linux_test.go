@@ -337,27 +337,54 @@ func TestClosed(t *testing.T) {
 		t.Skip(err)
 	}
 	must(t, err)
+	if c.Event() != TaskClock {
+		t.Errorf("Event(): got %v; want %v", c.Event(), TaskClock)
+	}
 	must(t, c.Close())
+	_, readErr := c.Read()
+	_, timeErr := c.ReadCountAndTime()
+	g, err := OpenGroup(Options{}, TaskClock, PageFaults)
+	must(t, err)
+	must(t, g.Close())
+	_, groupReadErr := g.Read()
 	for name, err := range map[string]error{
-		"Close":  c.Close(),
-		"Enable": c.Enable(),
-		"Reset":  c.Reset(),
+		"Close":            c.Close(),
+		"Enable":           c.Enable(),
+		"Disable":          c.Disable(),
+		"Reset":            c.Reset(),
+		"Read":             readErr,
+		"ReadCountAndTime": timeErr,
+		"Group.Close":      g.Close(),
+		"Group.Enable":     g.Enable(),
+		"Group.Disable":    g.Disable(),
+		"Group.Reset":      g.Reset(),
+		"Group.Read":       groupReadErr,
 	} {
 		if err != ErrClosed {
 			t.Errorf("%s after Close: got %v; want ErrClosed", name, err)
 		}
 	}
-	if _, err := c.Read(); err != ErrClosed {
-		t.Errorf("Read after Close: got %v; want ErrClosed", err)
+}
+
+// TestCloseReleasesDescriptors checks Close closes every descriptor a
+// counter or group opened, one per thread (and event) in a Process scope.
+func TestCloseReleasesDescriptors(t *testing.T) {
+	if _, err := Open(Options{}, TaskClock); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
 	}
-	g, err := OpenGroup(Options{}, TaskClock, PageFaults)
-	must(t, err)
-	must(t, g.Close())
-	if _, err := g.Read(); err != ErrClosed {
-		t.Errorf("Group.Read after Close: got %v; want ErrClosed", err)
-	}
-	if err := g.Disable(); err != ErrClosed {
-		t.Errorf("Group.Disable after Close: got %v; want ErrClosed", err)
+	lock(t)
+	for _, scope := range []Scope{Thread, Process} {
+		before := openFDs(t)
+		c, err := Open(Options{Scope: scope}, TaskClock)
+		must(t, err)
+		g, err := OpenGroup(Options{Scope: scope}, TaskClock, PageFaults)
+		must(t, err)
+		opened := openFDs(t) - before
+		must(t, c.Close())
+		must(t, g.Close())
+		if after := openFDs(t); after != before || opened < 3 {
+			t.Errorf("%v: %d descriptors before, %d opened, %d after Close", scope, before, opened, after)
+		}
 	}
 }
 
