@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -439,6 +440,43 @@ func TestFailedOpensCloseEverything(t *testing.T) {
 	}
 	if after := openFDs(t); after != before {
 		t.Errorf("%d descriptors open before the failing opens, %d after", before, after)
+	}
+}
+
+// TestFailureOnLaterThreadClosesEverything leaves room for one more
+// descriptor, so that a Process counter opens on the first thread and fails
+// on the second, and a group opens its first event and fails on the second,
+// and checks the failed opens closed what they had opened.
+func TestFailureOnLaterThreadClosesEverything(t *testing.T) {
+	if _, err := Open(Options{}, TaskClock); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
+	}
+	if tids, err := threads(); err != nil || len(tids) < 2 {
+		t.Skipf("threads %v, %v: need two", tids, err)
+	}
+	lock(t)
+	var limit syscall.Rlimit
+	must(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &limit))
+	before := openFDs(t) // also starts the runtime's poller, which needs descriptors
+	for _, open := range []func() error{
+		func() error { _, err := Open(Options{Scope: Process}, TaskClock); return err },
+		func() error { _, err := OpenGroup(Options{}, TaskClock, PageFaults); return err },
+	} {
+		// The lowest free descriptor, the one the kernel hands out next.
+		fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		must(t, err)
+		unix.Close(fd)
+		one := limit
+		one.Cur = uint64(fd) + 1
+		must(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &one))
+		err = open()
+		must(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &limit))
+		if !errors.Is(err, unix.EMFILE) {
+			t.Errorf("with room for one descriptor: got %v; want EMFILE", err)
+		}
+		if after := openFDs(t); after != before {
+			t.Errorf("%d descriptors open before the failing open, %d after", before, after)
+		}
 	}
 }
 
