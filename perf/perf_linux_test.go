@@ -261,6 +261,31 @@ func TestGroupReadsTogether(t *testing.T) {
 	}
 }
 
+// TestUserSpaceOnly checks the zero Options leave the kernel out: a thread
+// that blocks again and again is switched off its CPU each time, in the
+// kernel, and a user-space counter of context switches and migrations stays
+// at zero, as their docs promise. With Kernel set, the switches count.
+func TestUserSpaceOnly(t *testing.T) {
+	lock(t)
+	for _, opts := range []Options{{}, {Kernel: true}} {
+		g := openGroupOrSkip(t, opts, ContextSwitches, CPUMigrations)
+		must(t, g.Enable())
+		for range 10 {
+			time.Sleep(time.Millisecond) // the locked thread blocks: a context switch
+		}
+		must(t, g.Disable())
+		r, err := g.Read()
+		must(t, err)
+		t.Logf("%+v: %v %v", opts, g.Events(), r.Counts)
+		if !opts.Kernel && (r.Counts[0] != 0 || r.Counts[1] != 0) {
+			t.Errorf("user space only: %v; want [0 0]", r.Counts)
+		}
+		if opts.Kernel && r.Counts[0] == 0 {
+			t.Errorf("with the kernel: no context switch in 10 sleeps")
+		}
+	}
+}
+
 // TestGroupSeparateReads runs a Process group as on kernels that cannot read
 // inherited groups at once.
 func TestGroupSeparateReads(t *testing.T) {
