@@ -357,6 +357,96 @@ func TestProcessCountsEveryThread(t *testing.T) {
 	}
 }
 
+// TestProcessSumsThreads checks a Process counter's and group's reading is
+// the sum, field by field, of what each thread's descriptor reads: two
+// locked threads that exist at open spin, so at least two descriptors have
+// counts and times, and a disabled counter holds still while the test reads
+// each of them.
+func TestProcessSumsThreads(t *testing.T) {
+	lock(t)
+	spin, spun := make(chan bool), make(chan bool)
+	go func() {
+		runtime.LockOSThread() // a thread of its own, there at open
+		defer runtime.UnlockOSThread()
+		for range spin {
+			spinCPU(2 * time.Millisecond)
+			spun <- true
+		}
+	}()
+	defer close(spin)
+	run := func(enable func() error, disable func() error) {
+		t.Helper()
+		must(t, enable())
+		spin <- true
+		spinCPU(2 * time.Millisecond)
+		<-spun
+		must(t, disable())
+	}
+	spin <- true // the helper's thread exists before any counter opens
+	<-spun
+
+	c := openOrSkip(t, TaskClock, Options{Scope: Process})
+	run(c.Enable, c.Disable)
+	var want Reading
+	var b [singleSize]byte
+	busy := 0
+	for _, fd := range c.fds {
+		must(t, readFull(fd, b[:]))
+		r, _, err := parseSingle(b[:])
+		must(t, err)
+		want.Count += r.Count
+		want.Enabled += r.Enabled
+		want.Running += r.Running
+		if r.Count > 0 {
+			busy++
+		}
+	}
+	got, err := c.ReadCountAndTime()
+	must(t, err)
+	if got != want || busy < 2 {
+		t.Errorf("counter: read %+v; the %d threads' descriptors (%d counted) sum to %+v", got, len(c.fds), busy, want)
+	}
+
+	for _, separate := range []bool{false, true} {
+		forceSeparateReads = separate
+		g := openGroupOrSkip(t, Options{Scope: Process}, TaskClock, PageFaults)
+		forceSeparateReads = false
+		run(g.Enable, g.Disable)
+		counts := make([]uint64, 2)
+		var enabled, running uint64
+		busy := 0
+		for th, fds := range g.fds {
+			before := counts[0]
+			if g.oneRead {
+				b := make([]byte, groupSize(2))
+				must(t, readFull(fds[0], b))
+				en, run, err := parseGroup(b, g.ids[th], counts)
+				must(t, err)
+				enabled, running = enabled+en, running+run
+			} else {
+				for i, fd := range fds {
+					must(t, readFull(fd, b[:]))
+					r, _, err := parseSingle(b[:])
+					must(t, err)
+					counts[i] += r.Count
+					if i == 0 { // the leader's times are the group's
+						enabled, running = enabled+uint64(r.Enabled), running+uint64(r.Running)
+					}
+				}
+			}
+			if counts[0] > before {
+				busy++
+			}
+		}
+		got, err := g.Read()
+		must(t, err)
+		want := GroupReading{Counts: counts, Enabled: time.Duration(enabled), Running: time.Duration(running)}
+		if !slices.Equal(got.Counts, want.Counts) || got.Enabled != want.Enabled || got.Running != want.Running || busy < 2 {
+			t.Errorf("group, read at once %v: read %+v; the %d threads' descriptors (%d counted) sum to %+v", g.oneRead, got, len(g.fds), busy, want)
+		}
+	}
+}
+
 func TestClosed(t *testing.T) {
 	c, err := Open(Options{}, TaskClock)
 	if errors.Is(err, errors.ErrUnsupported) {
