@@ -2,6 +2,7 @@ package perf
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"slices"
@@ -411,6 +412,9 @@ func TestProcessSumsThreads(t *testing.T) {
 		forceSeparateReads = separate
 		g := openGroupOrSkip(t, Options{Scope: Process}, TaskClock, PageFaults)
 		forceSeparateReads = false
+		if !separate && !g.oneRead && kernelAtLeast(t, 4, 3) {
+			t.Errorf("a Process group reads each counter in turn on Linux 4.3 or later")
+		}
 		run(g.Enable, g.Disable)
 		counts := make([]uint64, 2)
 		var enabled, running uint64
@@ -444,6 +448,30 @@ func TestProcessSumsThreads(t *testing.T) {
 		if !slices.Equal(got.Counts, want.Counts) || got.Enabled != want.Enabled || got.Running != want.Running || busy < 2 {
 			t.Errorf("group, read at once %v: read %+v; the %d threads' descriptors (%d counted) sum to %+v", g.oneRead, got, len(g.fds), busy, want)
 		}
+	}
+}
+
+// kernelAtLeast reports whether the running kernel's release is at least
+// major.minor.
+func kernelAtLeast(t *testing.T, major, minor int) bool {
+	var u unix.Utsname
+	must(t, unix.Uname(&u))
+	var ma, mi int
+	if _, err := fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &ma, &mi); err != nil {
+		t.Fatalf("kernel release %q: %v", u.Release[:], err)
+	}
+	return ma > major || ma == major && mi >= minor
+}
+
+// TestGroupEvents checks Events returns the group's events in the order
+// given, whatever the caller does afterwards to the slice it gave or got.
+func TestGroupEvents(t *testing.T) {
+	evs := []Event{PageFaults, TaskClock}
+	g := openGroupOrSkip(t, Options{}, evs...)
+	evs[0] = MajorFaults
+	g.Events()[1] = MinorFaults
+	if got := g.Events(); !slices.Equal(got, []Event{PageFaults, TaskClock}) {
+		t.Errorf("Events(): got %v; want [page-faults task-clock]", got)
 	}
 }
 
