@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -472,6 +473,33 @@ func TestGroupEvents(t *testing.T) {
 	g.Events()[1] = MinorFaults
 	if got := g.Events(); !slices.Equal(got, []Event{PageFaults, TaskClock}) {
 		t.Errorf("Events(): got %v; want [page-faults task-clock]", got)
+	}
+}
+
+// TestThreadScopeInheritsNothing checks a Thread counter counts its thread
+// and nothing it creates: a child process forked from the locked thread
+// (which the kernel's inheritance would follow as it follows a thread)
+// spins, and the thread's task clock leaves the child's time out.
+func TestThreadScopeInheritsNothing(t *testing.T) {
+	const childEnv = "PERF_TEST_SPIN_CHILD"
+	if os.Getenv(childEnv) == "1" {
+		spinCPU(30 * time.Millisecond)
+		return
+	}
+	lock(t)
+	c := openOrSkip(t, TaskClock, Options{})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestThreadScopeInheritsNothing$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	must(t, c.Enable())
+	err := cmd.Run() // forks from this thread, and blocks it until the child exits
+	must(t, c.Disable())
+	must(t, err)
+	got, err := c.Read()
+	must(t, err)
+	child := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	t.Logf("the child ran %v; the thread's task clock %v", child, time.Duration(got))
+	if child < 30*time.Millisecond || time.Duration(got) > child/2 {
+		t.Errorf("a child that ran %v: the thread's task clock counted %v; want under half", child, time.Duration(got))
 	}
 }
 
