@@ -2,12 +2,15 @@ package perf
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -260,6 +263,31 @@ func TestGroupReadsTogether(t *testing.T) {
 	}
 }
 
+// TestUserSpaceOnly checks the zero Options leave the kernel out: a thread
+// that blocks again and again is switched off its CPU each time, in the
+// kernel, and a user-space counter of context switches and migrations stays
+// at zero, as their docs promise. With Kernel set, the switches count.
+func TestUserSpaceOnly(t *testing.T) {
+	lock(t)
+	for _, opts := range []Options{{}, {Kernel: true}} {
+		g := openGroupOrSkip(t, opts, ContextSwitches, CPUMigrations)
+		must(t, g.Enable())
+		for range 10 {
+			time.Sleep(time.Millisecond) // the locked thread blocks: a context switch
+		}
+		must(t, g.Disable())
+		r, err := g.Read()
+		must(t, err)
+		t.Logf("%+v: %v %v", opts, g.Events(), r.Counts)
+		if !opts.Kernel && (r.Counts[0] != 0 || r.Counts[1] != 0) {
+			t.Errorf("user space only: %v; want [0 0]", r.Counts)
+		}
+		if opts.Kernel && r.Counts[0] == 0 {
+			t.Errorf("with the kernel: no context switch in 10 sleeps")
+		}
+	}
+}
+
 // TestGroupSeparateReads runs a Process group as on kernels that cannot read
 // inherited groups at once.
 func TestGroupSeparateReads(t *testing.T) {
@@ -331,33 +359,204 @@ func TestProcessCountsEveryThread(t *testing.T) {
 	}
 }
 
+// TestProcessSumsThreads checks a Process counter's and group's reading is
+// the sum, field by field, of what each thread's descriptor reads: two
+// locked threads that exist at open spin, so at least two descriptors have
+// counts and times, and a disabled counter holds still while the test reads
+// each of them.
+func TestProcessSumsThreads(t *testing.T) {
+	lock(t)
+	spin, spun := make(chan bool), make(chan bool)
+	go func() {
+		runtime.LockOSThread() // a thread of its own, there at open
+		defer runtime.UnlockOSThread()
+		for range spin {
+			spinCPU(2 * time.Millisecond)
+			spun <- true
+		}
+	}()
+	defer close(spin)
+	run := func(enable func() error, disable func() error) {
+		t.Helper()
+		must(t, enable())
+		spin <- true
+		spinCPU(2 * time.Millisecond)
+		<-spun
+		must(t, disable())
+	}
+	spin <- true // the helper's thread exists before any counter opens
+	<-spun
+
+	c := openOrSkip(t, TaskClock, Options{Scope: Process})
+	run(c.Enable, c.Disable)
+	var want Reading
+	var b [singleSize]byte
+	busy := 0
+	for _, fd := range c.fds {
+		must(t, readFull(fd, b[:]))
+		r, _, err := parseSingle(b[:])
+		must(t, err)
+		want.Count += r.Count
+		want.Enabled += r.Enabled
+		want.Running += r.Running
+		if r.Count > 0 {
+			busy++
+		}
+	}
+	got, err := c.ReadCountAndTime()
+	must(t, err)
+	if got != want || busy < 2 {
+		t.Errorf("counter: read %+v; the %d threads' descriptors (%d counted) sum to %+v", got, len(c.fds), busy, want)
+	}
+
+	for _, separate := range []bool{false, true} {
+		forceSeparateReads = separate
+		g := openGroupOrSkip(t, Options{Scope: Process}, TaskClock, PageFaults)
+		forceSeparateReads = false
+		if !separate && !g.oneRead && kernelAtLeast(t, 4, 3) {
+			t.Errorf("a Process group reads each counter in turn on Linux 4.3 or later")
+		}
+		run(g.Enable, g.Disable)
+		counts := make([]uint64, 2)
+		var enabled, running uint64
+		busy := 0
+		for th, fds := range g.fds {
+			before := counts[0]
+			if g.oneRead {
+				b := make([]byte, groupSize(2))
+				must(t, readFull(fds[0], b))
+				en, run, err := parseGroup(b, g.ids[th], counts)
+				must(t, err)
+				enabled, running = enabled+en, running+run
+			} else {
+				for i, fd := range fds {
+					must(t, readFull(fd, b[:]))
+					r, _, err := parseSingle(b[:])
+					must(t, err)
+					counts[i] += r.Count
+					if i == 0 { // the leader's times are the group's
+						enabled, running = enabled+uint64(r.Enabled), running+uint64(r.Running)
+					}
+				}
+			}
+			if counts[0] > before {
+				busy++
+			}
+		}
+		got, err := g.Read()
+		must(t, err)
+		want := GroupReading{Counts: counts, Enabled: time.Duration(enabled), Running: time.Duration(running)}
+		if !slices.Equal(got.Counts, want.Counts) || got.Enabled != want.Enabled || got.Running != want.Running || busy < 2 {
+			t.Errorf("group, read at once %v: read %+v; the %d threads' descriptors (%d counted) sum to %+v", g.oneRead, got, len(g.fds), busy, want)
+		}
+	}
+}
+
+// kernelAtLeast reports whether the running kernel's release is at least
+// major.minor.
+func kernelAtLeast(t *testing.T, major, minor int) bool {
+	var u unix.Utsname
+	must(t, unix.Uname(&u))
+	var ma, mi int
+	if _, err := fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &ma, &mi); err != nil {
+		t.Fatalf("kernel release %q: %v", u.Release[:], err)
+	}
+	return ma > major || ma == major && mi >= minor
+}
+
+// TestGroupEvents checks Events returns the group's events in the order
+// given, whatever the caller does afterwards to the slice it gave or got.
+func TestGroupEvents(t *testing.T) {
+	evs := []Event{PageFaults, TaskClock}
+	g := openGroupOrSkip(t, Options{}, evs...)
+	evs[0] = MajorFaults
+	g.Events()[1] = MinorFaults
+	if got := g.Events(); !slices.Equal(got, []Event{PageFaults, TaskClock}) {
+		t.Errorf("Events(): got %v; want [page-faults task-clock]", got)
+	}
+}
+
+// TestThreadScopeInheritsNothing checks a Thread counter counts its thread
+// and nothing it creates: a child process forked from the locked thread
+// (which the kernel's inheritance would follow as it follows a thread)
+// spins, and the thread's task clock leaves the child's time out.
+func TestThreadScopeInheritsNothing(t *testing.T) {
+	const childEnv = "PERF_TEST_SPIN_CHILD"
+	if os.Getenv(childEnv) == "1" {
+		spinCPU(30 * time.Millisecond)
+		return
+	}
+	lock(t)
+	c := openOrSkip(t, TaskClock, Options{})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestThreadScopeInheritsNothing$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	must(t, c.Enable())
+	err := cmd.Run() // forks from this thread, and blocks it until the child exits
+	must(t, c.Disable())
+	must(t, err)
+	got, err := c.Read()
+	must(t, err)
+	child := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	t.Logf("the child ran %v; the thread's task clock %v", child, time.Duration(got))
+	if child < 30*time.Millisecond || time.Duration(got) > child/2 {
+		t.Errorf("a child that ran %v: the thread's task clock counted %v; want under half", child, time.Duration(got))
+	}
+}
+
 func TestClosed(t *testing.T) {
 	c, err := Open(Options{}, TaskClock)
 	if errors.Is(err, errors.ErrUnsupported) {
 		t.Skip(err)
 	}
 	must(t, err)
+	if c.Event() != TaskClock {
+		t.Errorf("Event(): got %v; want %v", c.Event(), TaskClock)
+	}
 	must(t, c.Close())
+	_, readErr := c.Read()
+	_, timeErr := c.ReadCountAndTime()
+	g, err := OpenGroup(Options{}, TaskClock, PageFaults)
+	must(t, err)
+	must(t, g.Close())
+	_, groupReadErr := g.Read()
 	for name, err := range map[string]error{
-		"Close":  c.Close(),
-		"Enable": c.Enable(),
-		"Reset":  c.Reset(),
+		"Close":            c.Close(),
+		"Enable":           c.Enable(),
+		"Disable":          c.Disable(),
+		"Reset":            c.Reset(),
+		"Read":             readErr,
+		"ReadCountAndTime": timeErr,
+		"Group.Close":      g.Close(),
+		"Group.Enable":     g.Enable(),
+		"Group.Disable":    g.Disable(),
+		"Group.Reset":      g.Reset(),
+		"Group.Read":       groupReadErr,
 	} {
 		if err != ErrClosed {
 			t.Errorf("%s after Close: got %v; want ErrClosed", name, err)
 		}
 	}
-	if _, err := c.Read(); err != ErrClosed {
-		t.Errorf("Read after Close: got %v; want ErrClosed", err)
+}
+
+// TestCloseReleasesDescriptors checks Close closes every descriptor a
+// counter or group opened, one per thread (and event) in a Process scope.
+func TestCloseReleasesDescriptors(t *testing.T) {
+	if _, err := Open(Options{}, TaskClock); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
 	}
-	g, err := OpenGroup(Options{}, TaskClock, PageFaults)
-	must(t, err)
-	must(t, g.Close())
-	if _, err := g.Read(); err != ErrClosed {
-		t.Errorf("Group.Read after Close: got %v; want ErrClosed", err)
-	}
-	if err := g.Disable(); err != ErrClosed {
-		t.Errorf("Group.Disable after Close: got %v; want ErrClosed", err)
+	lock(t)
+	for _, scope := range []Scope{Thread, Process} {
+		before := openFDs(t)
+		c, err := Open(Options{Scope: scope}, TaskClock)
+		must(t, err)
+		g, err := OpenGroup(Options{Scope: scope}, TaskClock, PageFaults)
+		must(t, err)
+		opened := openFDs(t) - before
+		must(t, c.Close())
+		must(t, g.Close())
+		if after := openFDs(t); after != before || opened < 3 {
+			t.Errorf("%v: %d descriptors before, %d opened, %d after Close", scope, before, opened, after)
+		}
 	}
 }
 
@@ -415,6 +614,43 @@ func TestFailedOpensCloseEverything(t *testing.T) {
 	}
 }
 
+// TestFailureOnLaterThreadClosesEverything leaves room for one more
+// descriptor, so that a Process counter opens on the first thread and fails
+// on the second, and a group opens its first event and fails on the second,
+// and checks the failed opens closed what they had opened.
+func TestFailureOnLaterThreadClosesEverything(t *testing.T) {
+	if _, err := Open(Options{}, TaskClock); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
+	}
+	if tids, err := threads(); err != nil || len(tids) < 2 {
+		t.Skipf("threads %v, %v: need two", tids, err)
+	}
+	lock(t)
+	var limit syscall.Rlimit
+	must(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &limit))
+	before := openFDs(t) // also starts the runtime's poller, which needs descriptors
+	for _, open := range []func() error{
+		func() error { _, err := Open(Options{Scope: Process}, TaskClock); return err },
+		func() error { _, err := OpenGroup(Options{}, TaskClock, PageFaults); return err },
+	} {
+		// The lowest free descriptor, the one the kernel hands out next.
+		fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		must(t, err)
+		unix.Close(fd)
+		one := limit
+		one.Cur = uint64(fd) + 1
+		must(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &one))
+		err = open()
+		must(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &limit))
+		if !errors.Is(err, unix.EMFILE) {
+			t.Errorf("with room for one descriptor: got %v; want EMFILE", err)
+		}
+		if after := openFDs(t); after != before {
+			t.Errorf("%d descriptors open before the failing open, %d after", before, after)
+		}
+	}
+}
+
 func TestHardwareEvents(t *testing.T) {
 	for ev := range eventNames {
 		if !ev.Hardware() {
@@ -460,5 +696,44 @@ func TestUnsupportedNamesEvent(t *testing.T) {
 	var oe *OpenError
 	if !errors.As(err, &oe) || oe.Event != Instructions || !strings.Contains(err.Error(), "instructions") {
 		t.Errorf("got %v; want an *OpenError naming instructions", err)
+	}
+}
+
+// TestKernelEvents checks each Event asks the kernel for the counter its
+// name and comment promise, by perf_event_attr type and config: a VM without
+// hardware counters cannot tell two hardware events apart by counting, nor
+// can a test on anonymous memory tell page faults from minor faults.
+func TestKernelEvents(t *testing.T) {
+	hw, sw := uint32(unix.PERF_TYPE_HARDWARE), uint32(unix.PERF_TYPE_SOFTWARE)
+	want := map[Event]struct {
+		typ    uint32
+		config uint64
+	}{
+		Cycles:             {hw, unix.PERF_COUNT_HW_CPU_CYCLES},
+		Instructions:       {hw, unix.PERF_COUNT_HW_INSTRUCTIONS},
+		CacheReferences:    {hw, unix.PERF_COUNT_HW_CACHE_REFERENCES},
+		CacheMisses:        {hw, unix.PERF_COUNT_HW_CACHE_MISSES},
+		BranchInstructions: {hw, unix.PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+		BranchMisses:       {hw, unix.PERF_COUNT_HW_BRANCH_MISSES},
+		TaskClock:          {sw, unix.PERF_COUNT_SW_TASK_CLOCK},
+		PageFaults:         {sw, unix.PERF_COUNT_SW_PAGE_FAULTS},
+		ContextSwitches:    {sw, unix.PERF_COUNT_SW_CONTEXT_SWITCHES},
+		CPUMigrations:      {sw, unix.PERF_COUNT_SW_CPU_MIGRATIONS},
+		MinorFaults:        {sw, unix.PERF_COUNT_SW_PAGE_FAULTS_MIN},
+		MajorFaults:        {sw, unix.PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	}
+	if len(want) != len(eventNames) {
+		t.Fatalf("%d events named, %d mapped here", len(eventNames), len(want))
+	}
+	for ev, w := range want {
+		typ, config, ok := kernelEvent(ev)
+		if !ok || typ != w.typ || config != w.config {
+			t.Errorf("%v: type %d config %d ok %v; want type %d config %d", ev, typ, config, ok, w.typ, w.config)
+		}
+	}
+	for _, ev := range []Event{0, -1, MajorFaults + 1} {
+		if _, _, ok := kernelEvent(ev); ok {
+			t.Errorf("%v, no event, maps to a kernel counter", ev)
+		}
 	}
 }

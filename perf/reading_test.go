@@ -28,6 +28,8 @@ func TestScaled(t *testing.T) {
 		{"saturates", Reading{Count: max, Enabled: 3, Running: 2}, max},
 		{"just fits", Reading{Count: max / 3 * 2, Enabled: 3, Running: 2}, max / 3 * 3},
 		{"zero", Reading{}, 0},
+		{"negative running", Reading{Count: 5, Enabled: 10, Running: -1}, 0},
+		{"negative running, largest count", Reading{Count: max, Enabled: math.MaxInt64, Running: -1}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.r.Scaled(); got != c.want {
@@ -70,6 +72,7 @@ func TestMultiplexed(t *testing.T) {
 		{Reading{Enabled: 10, Running: 10}, false},
 		{Reading{Enabled: 10, Running: 4}, true},
 		{Reading{Enabled: 10, Running: 0}, false},
+		{Reading{Enabled: 10, Running: -1}, false},
 	} {
 		if got := c.r.Multiplexed(); got != c.want {
 			t.Errorf("%+v: got %v; want %v", c.r, got, c.want)
@@ -83,10 +86,18 @@ func TestStrings(t *testing.T) {
 	}{
 		{Cycles.String(), "cycles"},
 		{Instructions.String(), "instructions"},
+		{CacheReferences.String(), "cache-references"},
 		{CacheMisses.String(), "cache-misses"},
+		{BranchInstructions.String(), "branch-instructions"},
+		{BranchMisses.String(), "branch-misses"},
 		{TaskClock.String(), "task-clock"},
+		{PageFaults.String(), "page-faults"},
+		{ContextSwitches.String(), "context-switches"},
 		{CPUMigrations.String(), "cpu-migrations"},
+		{MinorFaults.String(), "minor-faults"},
+		{MajorFaults.String(), "major-faults"},
 		{Event(42).String(), "Event(42)"},
+		{Event(-1).String(), "Event(-1)"},
 		{Thread.String(), "thread"},
 		{Process.String(), "process"},
 		{Scope(7).String(), "Scope(7)"},
@@ -99,6 +110,31 @@ func TestStrings(t *testing.T) {
 		if ev.Hardware() != (ev < TaskClock) {
 			t.Errorf("%v.Hardware(): got %v", ev, ev.Hardware())
 		}
+	}
+	// Values between and around the events are no events, so no hardware.
+	for _, ev := range []Event{-1, 0, BranchMisses + 1, TaskClock - 1, MajorFaults + 1} {
+		if ev.Hardware() {
+			t.Errorf("%v, no event, reports Hardware", ev)
+		}
+	}
+}
+
+// TestGroupReadingIndex checks Reading picks counter i with the group's
+// times, and panics out of range as indexing Counts would.
+func TestGroupReadingIndex(t *testing.T) {
+	g := GroupReading{Counts: []uint64{4, 5}, Enabled: 10, Running: 8}
+	if got, want := g.Reading(1), (Reading{Count: 5, Enabled: 10, Running: 8}); got != want {
+		t.Errorf("Reading(1): got %+v; want %+v", got, want)
+	}
+	for _, i := range []int{-1, 2} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Reading(%d) of 2 counts: no panic", i)
+				}
+			}()
+			g.Reading(i)
+		}()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -208,11 +209,35 @@ func seccompChild(t *testing.T) {
 // TestOpenErrorKinds checks which of the kernel's answers wrap
 // errors.ErrUnsupported and which os.ErrPermission.
 func TestOpenErrorKinds(t *testing.T) {
-	if u := openError(Cycles, Options{}, unix.ENOENT); !errors.Is(u, errors.ErrUnsupported) {
-		t.Errorf("ENOENT for cycles: %v does not wrap errors.ErrUnsupported", u)
-	}
-	if u := openError(TaskClock, Options{}, unix.EINVAL); errors.Is(u, errors.ErrUnsupported) {
-		t.Errorf("EINVAL for task-clock: %v wraps errors.ErrUnsupported", u)
+	// The kernel says it has no counter with ENOENT, EOPNOTSUPP or ENODEV;
+	// a system (or qemu-user) without perf_event_open says ENOSYS; EINVAL
+	// is a missing counter only for a hardware event, the PMU refusing a
+	// config it lacks, and otherwise a bad request.
+	for _, c := range []struct {
+		ev          Event
+		errno       syscall.Errno
+		unsupported bool
+	}{
+		{Cycles, unix.ENOENT, true},
+		{TaskClock, unix.ENOENT, true},
+		{Cycles, unix.EOPNOTSUPP, true},
+		{MajorFaults, unix.EOPNOTSUPP, true},
+		{Cycles, unix.ENODEV, true},
+		{PageFaults, unix.ENODEV, true},
+		{TaskClock, unix.ENOSYS, true},
+		{Instructions, unix.ENOSYS, true},
+		{BranchMisses, unix.EINVAL, true},
+		{TaskClock, unix.EINVAL, false},
+		{TaskClock, unix.EMFILE, false},
+		{Cycles, unix.EBUSY, false},
+		{Cycles, unix.EACCES, false},
+		{TaskClock, unix.EPERM, false},
+	} {
+		e := openError(c.ev, Options{}, c.errno)
+		var oe *OpenError
+		if !errors.As(e, &oe) || oe.Event != c.ev || !errors.Is(e, c.errno) || errors.Is(e, errors.ErrUnsupported) != c.unsupported {
+			t.Errorf("%v for %v: %v; want an *OpenError wrapping the errno, and errors.ErrUnsupported %v", c.errno, c.ev, e, c.unsupported)
+		}
 	}
 	for _, errno := range []syscall.Errno{unix.EACCES, unix.EPERM} {
 		e := openError(Instructions, Options{Kernel: true}, errno)
@@ -220,5 +245,75 @@ func TestOpenErrorKinds(t *testing.T) {
 			t.Errorf("%v: %v; want os.ErrPermission, and the setting named", errno, e)
 		}
 		t.Logf("%v here: %v", errno, e)
+	}
+}
+
+// paranoidChildEnv, set to 1, makes TestParanoidRefusal the child that runs
+// without privilege.
+const paranoidChildEnv = "PERF_TEST_PARANOID_CHILD"
+
+// TestParanoidRefusal asks for the kernel's events where
+// kernel.perf_event_paranoid forbids them to an unprivileged process, and
+// checks Open and OpenGroup refuse with an *OpenError that wraps
+// os.ErrPermission and names the setting and its level, as Options.Kernel
+// and OpenError promise. A process exempt from the setting runs the test
+// again in a child as user nobody, if it is root and so may.
+func TestParanoidRefusal(t *testing.T) {
+	level, known := readParanoid()
+	if !known || level < 2 {
+		t.Skipf("kernel.perf_event_paranoid at %d (readable %v) allows counting the kernel", level, known)
+	}
+	child := os.Getenv(paranoidChildEnv) == "1"
+	if readPrivilege().exempt() {
+		if child {
+			t.Fatal("the child is still exempt from kernel.perf_event_paranoid")
+		}
+		if os.Geteuid() != 0 {
+			t.Skip("exempt from kernel.perf_event_paranoid, and not root to run a child without privilege")
+		}
+		runParanoidChild(t)
+		return
+	}
+	if c, err := Open(Options{}, TaskClock); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
+	} else if level == 2 && err != nil {
+		t.Errorf("user space at level 2: %v; want it allowed", err)
+	} else if err == nil {
+		c.Close()
+	}
+	_, err := Open(Options{Kernel: true}, TaskClock)
+	_, groupErr := OpenGroup(Options{Kernel: true}, PageFaults, TaskClock)
+	for _, err := range []error{err, groupErr} {
+		t.Logf("the kernel at %d: %v", level, err)
+		var oe *OpenError
+		if !errors.As(err, &oe) || oe.Event != PageFaults && oe.Event != TaskClock || !errors.Is(err, os.ErrPermission) || !errors.Is(err, unix.EACCES) {
+			t.Fatalf("got %v; want an *OpenError wrapping EACCES and os.ErrPermission", err)
+		}
+		if msg := err.Error(); !strings.Contains(msg, "refused by kernel.perf_event_paranoid at "+strconv.Itoa(level)+",") || strings.Contains(msg, "seccomp") {
+			t.Errorf("%q: want kernel.perf_event_paranoid at %d blamed, and nothing else", msg, level)
+		}
+	}
+}
+
+// runParanoidChild runs TestParanoidRefusal in a child as user nobody,
+// which holds no capability, from a copy of the test binary that nobody may
+// run.
+func runParanoidChild(t *testing.T) {
+	dir, err := os.MkdirTemp("", "perf-paranoid")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	must(t, os.Chmod(dir, 0o755))
+	bin, err := os.ReadFile(os.Args[0])
+	must(t, err)
+	exe := filepath.Join(dir, "perf.test")
+	must(t, os.WriteFile(exe, bin, 0o755))
+	cmd := exec.Command(exe, "-test.run=^TestParanoidRefusal$", "-test.count=1", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), paranoidChildEnv+"=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	t.Logf("child as nobody:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestParanoidRefusal") {
+		t.Errorf("the child without privilege failed or skipped: %v", err)
 	}
 }
