@@ -312,6 +312,10 @@ func runParanoidChild(t *testing.T) {
 	cmd.Env = append(os.Environ(), paranoidChildEnv+"=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
+	if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) {
+		// A container whose user namespace maps no user nobody, say.
+		t.Skipf("cannot start a child as user nobody here: %v", err)
+	}
 	t.Logf("child as nobody:\n%s", out)
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestParanoidRefusal") {
 		t.Errorf("the child without privilege failed or skipped: %v", err)
