@@ -1,6 +1,7 @@
 package countertest_test
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -66,12 +67,15 @@ func TestZeroManualClock(t *testing.T) {
 // others read it: no advance is lost and no reader sees it step back. Run it
 // with -race.
 func TestManualClockConcurrent(t *testing.T) {
-	const writers, advances = 8, 10_000
+	const writers, advances = 8, 50_000
 	m := countertest.NewManualClock(0, gigahertz(t))
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	var readers sync.WaitGroup
 	for range 2 {
+		// Each reader yields after each read, so that the writers have
+		// the processors and advance side by side, where a lost advance
+		// would show.
 		readers.Go(func() {
 			prev := m.Now()
 			for {
@@ -86,16 +90,20 @@ func TestManualClockConcurrent(t *testing.T) {
 					return
 				}
 				prev = got
+				runtime.Gosched()
 			}
 		})
 	}
+	start := make(chan struct{}) // the writers advance at once, not one after another
 	for range writers {
 		wg.Go(func() {
+			<-start
 			for range advances {
 				m.Advance(time.Nanosecond)
 			}
 		})
 	}
+	close(start)
 	wg.Wait()
 	close(done)
 	readers.Wait()

@@ -133,8 +133,7 @@ func Bench(b *testing.B, body func()) {
 	// that its first Record pays for no attaching.
 	r.Close()
 	h.Interval(&s)
-	floor := s.Quantile(0.5)
-	floorMean := trimmedMean(&s)
+	floor, floorMean := floorOf(&s)
 	r = h.Recorder()
 
 	for b.Loop() {
@@ -159,6 +158,12 @@ func span(c counter.Counter, body func()) counter.Tickdelta {
 	t0 := c.Begin()
 	body()
 	return c.End().Sub(t0)
+}
+
+// floorOf returns the floor of the empty spans of s: their median, which
+// the quantiles take off, and their trimmed mean, which the mean takes off.
+func floorOf(s *counter.Snapshot) (median counter.Tickdelta, mean float64) {
+	return s.Quantile(0.5), trimmedMean(s)
 }
 
 // trimmedMean returns the mean of the spans of s up to its 99th

@@ -200,6 +200,12 @@ func checkReport(t *testing.T, status int, m map[string]any) map[string]any {
 	} else if cc["reason"] == "" {
 		t.Error("cross_core not checked, with no reason")
 	}
+	// worst_from and worst_to name CPUs exactly where there was a backward
+	// step, and are -1 otherwise.
+	if back := cc["worst_back_ticks"].(float64) > 0; back != (cc["worst_from"].(float64) >= 0) || back != (cc["worst_to"].(float64) >= 0) ||
+		!back && (cc["worst_from"] != -1.0 || cc["worst_to"] != -1.0) {
+		t.Errorf("cross_core: worst %v ticks from CPU %v to %v; want CPUs exactly where a step went back, else -1", cc["worst_back_ticks"], cc["worst_from"], cc["worst_to"])
+	}
 	return cc
 }
 
@@ -221,6 +227,14 @@ func checkReads(t *testing.T, m map[string]any) {
 	}
 	if m["step_ticks"].(float64) <= 0 {
 		t.Errorf("step_ticks %v; want > 0", m["step_ticks"])
+	}
+	// step_ns is step_ticks at the rate, to a tenth; 0 when refused.
+	wantStep := 0.0
+	if m["usable"] == true {
+		wantStep = m["step_ticks"].(float64) * 1e9 / m["rate_hz"].(float64)
+	}
+	if got := m["step_ns"].(float64); math.Abs(got-wantStep) > 0.05+1e-9*wantStep {
+		t.Errorf("step_ns %v; want %v ticks at %v Hz, %.3f ns to a tenth", got, m["step_ticks"], m["rate_hz"], wantStep)
 	}
 	if k := m["bracket_read"]; k != rawclock.Kind(nil) || m["bracket_read_ns"].(float64) <= 0 {
 		t.Errorf("bracket_read %v at %v ns; want %q at more than 0 ns", k, m["bracket_read_ns"], rawclock.Kind(nil))

@@ -113,7 +113,13 @@ func readFloor(c counter.Counter, p counter.Pair, s *counter.Snapshot) (floorTic
 	defer runtime.UnlockOSThread()
 	c.Floor(p, s)
 	c.Floor(p, s)
+	return floorOf(s, c.Rate())
+}
+
+// floorOf returns the p50, p99 and max of the spans of s in ticks, and in
+// nanoseconds at rate to a tenth (zero at the zero rate).
+func floorOf(s *counter.Snapshot, rate counter.TickRate) (floorTicks, floorNS) {
 	t := floorTicks{P50: int64(s.Quantile(0.5)), P99: int64(s.Quantile(0.99)), Max: int64(s.Max())}
-	toNS := func(ticks int64) float64 { return round(ns(counter.Tickdelta(ticks), c.Rate()), 1) }
+	toNS := func(ticks int64) float64 { return round(ns(counter.Tickdelta(ticks), rate), 1) }
 	return t, floorNS{P50: toNS(t.P50), P99: toNS(t.P99), Max: toNS(t.Max)}
 }

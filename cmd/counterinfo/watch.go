@@ -82,22 +82,32 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 	for _, e := range events {
 		r.Warnings = append(r.Warnings, "over the drift window the watch found "+e.String())
 	}
-	// Where the watch confirmed a rate other than the one in use, it
-	// refits from there: the drift is what that event measured, against
-	// its threshold.
+	refined, u := w.Refined()
+	var ok bool
+	r.DriftPPM, r.DriftBoundPPM, ok = drift(events, refined, u, c.Rate())
+	if !ok {
+		r.DriftNote = fmt.Sprintf("not measured: the watch made fewer than three checks in %v, too few to fit a rate with its uncertainty", window)
+	}
+}
+
+// drift returns the drift of a counter converting at inUse and its bound,
+// in ppm to a thousandth, from what a watch of it found: events, and its
+// refined rate with that rate's uncertainty u in ppm. The drift is positive
+// where the counter runs fast: its refined rate above inUse. Where the watch
+// confirmed a rate other than the one in use, it refits from there: the
+// drift is what the last such event measured, against its threshold.
+// Otherwise it is the refined rate against inUse, bounded by two standard
+// errors, or ok is false where the refined rate has no uncertainty.
+func drift(events []counter.Event, refined counter.TickRate, u float64, inUse counter.TickRate) (ppm, bound float64, ok bool) {
 	for _, e := range slices.Backward(events) {
 		if e.Kind == counter.EventRate {
-			r.DriftPPM, r.DriftBoundPPM = round(e.Value, 3), round(e.Threshold, 3)
-			return
+			return round(e.Value, 3), round(e.Threshold, 3), true
 		}
 	}
-	if !hasUncertainty(w) {
-		r.DriftNote = fmt.Sprintf("not measured: the watch made fewer than three checks in %v, too few to fit a rate with its uncertainty", window)
-		return
+	if refined.Hertz() == 0 || math.IsInf(u, 0) || math.IsNaN(u) {
+		return 0, 0, false
 	}
-	refined, u := w.Refined()
-	r.DriftPPM = round(ppmFrom(refined, c.Rate()), 3)
-	r.DriftBoundPPM = round(2*u, 3)
+	return round(ppmFrom(refined, inUse), 3), round(2*u, 3), true
 }
 
 // hasUncertainty reports whether w's refined rate has an uncertainty: the

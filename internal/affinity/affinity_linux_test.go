@@ -1,9 +1,14 @@
 package affinity
 
 import (
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestPinEachAllowedCPU(t *testing.T) {
@@ -50,5 +55,26 @@ func TestPinRefusesACPUOutsideTheMask(t *testing.T) {
 	}
 	if err := unpin(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFailedPinLocksNothing checks that a Pin that fails leaves its
+// goroutine unlocked: a goroutine that ends locked to its thread ends the
+// thread, so the thread of a goroutine that ends after a failed Pin must
+// live on.
+func TestFailedPinLocksNothing(t *testing.T) {
+	tid := make(chan int)
+	go func() {
+		if _, err := Pin(maxCPUs - 1); err == nil {
+			t.Errorf("Pin(%d) succeeded", maxCPUs-1)
+		}
+		tid <- unix.Gettid()
+	}()
+	task := "/proc/self/task/" + strconv.Itoa(<-tid)
+	for range 10 {
+		time.Sleep(5 * time.Millisecond)
+		if _, err := os.Stat(task); err != nil {
+			t.Fatalf("the thread of a goroutine that ended after a failed Pin ended with it (%v): the goroutine was left locked", err)
+		}
 	}
 }

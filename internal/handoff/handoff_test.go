@@ -70,6 +70,34 @@ func TestRunCounts(t *testing.T) {
 	}
 }
 
+// TestRunExtremes judges handoffs with a script of distances, the least and
+// the least not negative in the middle of it: Closest must be the least of
+// them all, Quickest the least not negative, and Backward count the
+// negative ones.
+func TestRunExtremes(t *testing.T) {
+	script := []int64{40, 12, -3, 7, -11, 0, 25, -2, 9}
+	calls := 0
+	check := func(uint64) (int64, bool) {
+		d := script[calls%len(script)]
+		calls++
+		return d, true
+	}
+	var c fakeClock
+	b := Budget{N: 10 * len(script), Min: 10 * len(script), Soft: 10 * time.Second, Hard: 10 * time.Second}
+	r, err := Run(route(t), b, c.publish, check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Result{Handoffs: b.N, Backward: 30, Closest: -11, Quickest: 0}); r != want {
+		t.Errorf("%+v; want %+v", r, want)
+	}
+	script[5] = 1 // no handoff exactly 0 ahead: the least forward is 1
+	calls = 0
+	if r, err := Run(route(t), b, c.publish, check); err != nil || r.Quickest != 1 {
+		t.Errorf("%+v (%v); want Quickest 1", r, err)
+	}
+}
+
 // TestRunStops checks the budget: a run stops at Soft once it has Min
 // handoffs, and at Hard where no reading is ever fresh.
 func TestRunStops(t *testing.T) {
@@ -87,15 +115,18 @@ func TestRunStops(t *testing.T) {
 
 	// A publisher that stores a reading every 5ms cannot give Min
 	// handoffs by Hard.
-	slow := func() uint64 { time.Sleep(5 * time.Millisecond); return c.publish() }
+	// Each handoff is of a store the receiver had not seen: no more
+	// handoffs than stores.
+	var stores atomic.Int64
+	slow := func() uint64 { time.Sleep(5 * time.Millisecond); stores.Add(1); return c.publish() }
 	start = time.Now()
 	r, err = Run(route(t), Budget{N: 1 << 30, Min: 1 << 30, Soft: 0, Hard: 20 * time.Millisecond}, slow, check)
 	took = time.Since(start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Handoffs >= 1<<30 || took < 20*time.Millisecond || took > 20*time.Second {
-		t.Errorf("%d handoffs in %v; want few, in 20ms or a little more", r.Handoffs, took)
+	if r.Handoffs > int(stores.Load()) || took < 20*time.Millisecond || took > 20*time.Second {
+		t.Errorf("%d handoffs of %d stores in %v; want no more than the stores, in 20ms or a little more", r.Handoffs, stores.Load(), took)
 	}
 }
 
@@ -137,8 +168,8 @@ func TestRunCoarseClock(t *testing.T) {
 	const same = 1 << 40
 	check := func(loaded uint64) (int64, bool) { return int64(same - loaded), true }
 	r, err := Run(route(t), Budget{N: 1000, Min: 1000, Soft: 10 * time.Second, Hard: 10 * time.Second}, func() uint64 { return same }, check)
-	if err != nil || r.Handoffs != 1000 || r.Closest != 0 || r.Quickest != 0 {
-		t.Errorf("%+v (%v); want 1000 handoffs of a reading that never changes, each 0 ahead", r, err)
+	if err != nil || r.Handoffs != 1000 || r.Backward != 0 || r.Closest != 0 || r.Quickest != 0 {
+		t.Errorf("%+v (%v); want 1000 handoffs of a reading that never changes, each 0 ahead and none backward", r, err)
 	}
 }
 

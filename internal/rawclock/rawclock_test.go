@@ -2,6 +2,7 @@ package rawclock_test
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -53,5 +54,48 @@ func TestReadAllocatesNothing(t *testing.T) {
 	rawclock.Read(faults)
 	if n := testing.AllocsPerRun(1000, func() { rawclock.Read(faults) }); n != 0 {
 		t.Errorf("Read allocates %v times a call; want 0", n)
+	}
+}
+
+// TestCostIsOneRead checks that Cost is the time of one Read: within a
+// factor of 1.6 of the median over batches of reads timed here the same
+// way, on a loaded machine too (both are medians of short batches; three
+// tries), and so not a batch's time or a time divided by the wrong count.
+func TestCostIsOneRead(t *testing.T) {
+	if !rawclock.Have {
+		t.Skip("no raw clock: Cost is 0")
+	}
+	const batches, reads = 31, 64
+	var cost, here time.Duration
+	for range 3 {
+		cost = rawclock.Cost(nil)
+		var per [batches]time.Duration
+		for i := range per {
+			t0 := time.Now()
+			for range reads {
+				rawclock.Read(nil)
+			}
+			per[i] = time.Since(t0) / reads
+		}
+		slices.Sort(per[:])
+		here = per[batches/2]
+		if cost >= here*10/16 && cost <= here*16/10 {
+			return
+		}
+	}
+	t.Errorf("Cost() = %v; want within a factor of 1.6 of the %v a read measured here", cost, here)
+}
+
+// TestSettledOnce checks that once Read's choice has settled, no call asks
+// its faults check again.
+func TestSettledOnce(t *testing.T) {
+	rawclock.Read(nil)
+	asked := 0
+	faults := func() bool { asked++; return true }
+	rawclock.Read(faults)
+	rawclock.Kind(faults)
+	rawclock.Cost(faults)
+	if asked != 0 {
+		t.Errorf("the faults check was asked %d times after the choice settled; want 0", asked)
 	}
 }

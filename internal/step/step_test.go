@@ -49,8 +49,55 @@ func TestSmallestStuck(t *testing.T) {
 	if got != 0 {
 		t.Errorf("Smallest of a stuck counter = %d; want 0", got)
 	}
-	if reads > tries*(maxReads+1) {
-		t.Errorf("%d reads; want at most %d", reads, tries*(maxReads+1))
+	if reads > 8*1001 {
+		t.Errorf("%d reads; want at most 8 × 1001", reads)
+	}
+
+	// A counter that moves every read: each try takes two reads.
+	reads = 0
+	var now uint64
+	if got := Smallest(func() uint64 { reads++; now += 5; return now }); got != 5 || reads != 8*2 {
+		t.Errorf("a counter 5 ticks a read: %d ticks after %d reads; want 5 after %d", got, reads, 8*2)
+	}
+}
+
+// TestSmallestWithin1000Reads checks the limit of a try: a counter that
+// advances on the 1000th read after a try's first is seen to, and one that
+// advances on the 1001st is not.
+func TestSmallestWithin1000Reads(t *testing.T) {
+	for _, tc := range []struct {
+		every uint64 // the counter advances every this many reads
+		want  int64
+	}{
+		{1000, 1000},
+		{1001, 0},
+	} {
+		reads := uint64(0)
+		got := Smallest(func() uint64 { v := reads / tc.every * tc.every; reads++; return v })
+		if got != tc.want {
+			t.Errorf("a counter that advances every %d reads: %d; want %d", tc.every, got, tc.want)
+		}
+	}
+}
+
+// TestSmallestEightTries checks that the least is over eight tries: a step
+// the eighth try alone sees is found.
+func TestSmallestEightTries(t *testing.T) {
+	try, now, t0 := 0, uint64(0), true
+	got := Smallest(func() uint64 {
+		if t0 {
+			try++
+		}
+		t0 = !t0 // each try here is two reads: its first and the advance
+		if try < 8 {
+			now += 100
+		} else {
+			now += 3
+		}
+		return now
+	})
+	if got != 3 {
+		t.Errorf("Smallest = %d; want 3, the step of the eighth try", got)
 	}
 }
 
