@@ -104,7 +104,7 @@ func drift(events []counter.Event, refined counter.TickRate, u float64, inUse co
 			return round(e.Value, 3), round(e.Threshold, 3), true
 		}
 	}
-	if refined.Hertz() == 0 || math.IsInf(u, 0) || math.IsNaN(u) {
+	if !fitted(refined, u) {
 		return 0, 0, false
 	}
 	return round(ppmFrom(refined, inUse), 3), round(2*u, 3), true
@@ -112,8 +112,11 @@ func drift(events []counter.Event, refined counter.TickRate, u float64, inUse co
 
 // hasUncertainty reports whether w's refined rate has an uncertainty: the
 // fit has three checks or more.
-func hasUncertainty(w *counter.Watch) bool {
-	rate, u := w.Refined()
+func hasUncertainty(w *counter.Watch) bool { return fitted(w.Refined()) }
+
+// fitted reports whether a refined rate and its uncertainty u, in ppm, are
+// a fit's: a rate, with a finite uncertainty.
+func fitted(rate counter.TickRate, u float64) bool {
 	return rate.Hertz() != 0 && !math.IsInf(u, 0) && !math.IsNaN(u)
 }
 

@@ -10,11 +10,12 @@
 // receiver loads the word and then the count and, whenever a store it has
 // not seen came to pass, takes and judges its own reading against the one
 // it loaded; the first store it sees it only notes, since the word it
-// loaded before that may still have been the zero. Freshness is the count's, not the reading's, so that a counter
-// that moves in coarse steps still hands a reading a store. Pinned to two
-// CPUs, the receiver's load waits for a cache line the other CPU keeps
-// writing: the case where a read that is not ordered after the load can be
-// taken before the load completes.
+// loaded before that may still have been the zero. Freshness is the
+// count's, not the reading's, so that a counter that moves in coarse steps
+// still hands a reading a store. Pinned to two CPUs, the receiver's load
+// waits for a cache line the other CPU keeps writing: the case where a read
+// that is not ordered after the load can be taken before the load
+// completes.
 package handoff
 
 import (
