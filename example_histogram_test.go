@@ -107,7 +107,6 @@ func ExampleCounter_Floor() {
 		_ = fmt.Sprint(42) // the code to time
 		r.Record(c.End().Sub(t0))
 	}
-	r.Flush()
 	h.Interval(&spans)
 	rate := c.Rate()
 	log.Printf("fmt.Sprint: p50 %v, p99 %v, with the reads' own %v taken off",

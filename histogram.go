@@ -2,9 +2,9 @@ package counter
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 )
 
@@ -24,44 +24,59 @@ import (
 //     costs two atomic read-modify-write instructions, to take the lock and
 //     to give it back.
 //   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
-//     at a time: its Record is plain loads and stores and one atomic load,
-//     with no read-modify-write and no lock, for the loops where even two
-//     are too many.
+//     at a time: its Record is plain loads and stores, with no
+//     read-modify-write and no lock, for the loops where even two are too
+//     many.
 //
 // A Histogram's memory is a tally of about 29 KB for each of its locks that
 // a goroutine has used (it has 4·GOMAXPROCS locks as NewHistogram found
-// it, rounded up to a power of two, at least 8 and at most 1024), two for
-// each Recorder that has answered Interval (its own, and the spare it swaps
-// it for), and a [Snapshot] of about 58 KB that gathers what Flush and
-// Close hand over. Its methods allocate only to make a tally: for a new
-// Recorder and for its first hand-over, for a lock on its first use, and
-// where a bucket fills (2³²−1 spans of one bucket between two Intervals).
+// it, rounded up to a power of two, at least 8 and at most 1024) and for
+// each Recorder, about as many spare tallies, which Interval exchanges for
+// the ones it takes, and two [Snapshot]s of about 58 KB, for what closed
+// Recorders leave and for Interval's work. Its methods allocate only to
+// make a tally: for a new Recorder, for a lock on its first use, for the
+// first Interval that takes a tally from a writer, and where a bucket fills
+// (2³²−1 spans of one bucket between two Intervals).
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
 	shards []shard
 	// shift turns a 64-bit hash into a shard's index: 64 less log₂ of
 	// the number of shards.
 	shift uint8
+	// barrier is how Interval makes the writers' stores visible and
+	// orders them with its own (see rec).
+	barrier barrier
 
-	// interval is held by Interval throughout, so that intervals take turns.
+	// interval is held by Interval throughout, so that intervals take
+	// turns, and by Recorder.Close; it guards what follows up to mu.
 	interval sync.Mutex
-	// mu guards what follows. It is held briefly, and never together with a
-	// shard's lock by Interval.
-	mu sync.Mutex
-	// recorders are the attached Recorders.
-	recorders []*Recorder
-	// handed are the tallies Recorders handed over since the last
-	// Interval, in exchange for spare ones; handedNext is the list
-	// Interval will swap in for it next, so that neither allocates.
-	handed, handedNext, spare []*tally
-	// pending holds the spans Flush and Close handed over since the
-	// last Interval, added in.
+	// pending holds the spans of the Recorders given up since the last
+	// Interval.
 	pending Snapshot
+	// copied is the tally Interval copies a writer's into; scan and taken
+	// are its lists, kept to allocate nothing.
+	copied *tally
+	scan   []*rec
+	taken  []taken
+
+	// mu guards what follows. It is held briefly, and never while waiting
+	// for anything else.
+	mu sync.Mutex
+	// recs are the writers Interval collects: the attached Recorders and
+	// the shards.
+	recs []*rec
+	// spare are empty tallies for Interval and writers to install.
+	spare []*tally
 }
 
-// A shard is one of the Histogram's locked Recorders, which Interval
-// collects under the lock rather than asks; padded so that two shards never
-// share a cache line.
+// A taken tally is one Interval swapped out of w.
+type taken struct {
+	w   *rec
+	old *tally
+}
+
+// A shard is one of the Histogram's locked writers; padded so that two
+// shards never share a cache line.
 type shard struct {
 	// owner is the stack key of the goroutine that claimed the shard, 0
 	// where none has since the last Interval. It has a cache line of its
@@ -70,37 +85,81 @@ type shard struct {
 	owner atomic.Uintptr
 	_     [56]byte
 	mu    sync.Mutex
-	r     Recorder
-	_     [64]byte
+	w     rec
 }
 
+// A barrier is how Interval orders the writers' plain stores with its own
+// accesses, after it swaps their tallies and before it reads their words.
+type barrier uint8
+
+const (
+	// noBarrier: the writers' stores are atomic (publish_other.go), and so
+	// ordered with Interval's already.
+	noBarrier barrier = iota
+	// membarrierBarrier: membarrier(2) runs a full barrier on each CPU that
+	// runs one of the process's threads.
+	membarrierBarrier
+	// stopTheWorld: runtime.ReadMemStats stops the world, and every thread
+	// that runs Go code passes through the scheduler's atomic instructions
+	// to stop; a thread in a system call passed through them on its way in.
+	stopTheWorld
+)
+
+// processBarrier is the barrier of every Histogram, decided by the first
+// NewHistogram of the process.
+var processBarrier = sync.OnceValue(func() barrier {
+	switch {
+	case !plainStores:
+		return noBarrier
+	case registerMembarrier():
+		return membarrierBarrier
+	}
+	return stopTheWorld
+})
+
 // NewHistogram returns an empty Histogram at the package's one precision,
-// [QuantileError].
+// [QuantileError]. The first call in a process on Linux on amd64 registers
+// it for membarrier(2), which can take a fraction of a millisecond.
 func NewHistogram() *Histogram {
+	return newHistogram(processBarrier())
+}
+
+// pass makes every thread of the process pass through a full barrier, as
+// b says.
+func (b barrier) pass() {
+	switch b {
+	case membarrierBarrier:
+		membarrier()
+	case stopTheWorld:
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+	}
+}
+
+// newHistogram returns an empty Histogram whose Interval passes barrier b.
+func newHistogram(b barrier) *Histogram {
 	n, shift := 8, uint8(61)
 	for n < runtime.GOMAXPROCS(0)*4 && n < 1024 {
 		n, shift = n*2, shift-1
 	}
-	h := &Histogram{shards: make([]shard, n), shift: shift}
+	h := &Histogram{shards: make([]shard, n), shift: shift, barrier: b}
+	h.recs = make([]*rec, n)
 	for i := range h.shards {
-		h.shards[i].r.h = h
-		h.shards[i].r.state.Store(recording)
+		w := &h.shards[i].w
+		w.h, w.listed = h, true
+		w.cur.Store(closed)
+		h.recs[i] = w
 	}
-	h.pending.reset()
 	return h
 }
 
 // Record counts the span d, from any goroutine; a negative d is counted
 // apart, as [Snapshot.Negative]. It never blocks for long: it tries the
 // Histogram's locks that no other goroutine has claimed before it waits
-// for one, and a lock is held only to count one span or, by
-// [Histogram.Interval], to collect one tally.
+// for one, and a lock is held only to count one span.
 func (h *Histogram) Record(d Tickdelta) {
 	s := h.lock()
-	if s.r.t == nil {
-		h.first(s)
-	}
-	s.r.Record(d)
+	s.w.record(d)
 	s.mu.Unlock()
 }
 
@@ -149,126 +208,290 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 	return s
 }
 
-// first gives a locked shard its tally, on its first use: a Histogram has
-// many shards so that goroutines seldom share one, and only those used take
-// memory.
-func (h *Histogram) first(s *shard) {
+// attach gives a writer without a tally (a new or closed Recorder, or a
+// shard not used yet) an empty one, and a place among the Histogram's
+// writers.
+func (h *Histogram) attach(w *rec) {
+	t := h.spareTally()
 	h.mu.Lock()
-	s.r.t = h.takeSpare()
+	if !w.listed {
+		w.listed = true
+		h.recs = append(h.recs, w)
+	}
 	h.mu.Unlock()
+	w.cur.Store(t)
 }
 
-// takeSpare returns an empty tally. h.mu is held.
-func (h *Histogram) takeSpare() *tally {
+// spareTally returns an empty tally.
+func (h *Histogram) spareTally() *tally {
+	h.mu.Lock()
 	if n := len(h.spare); n > 0 {
 		t := h.spare[n-1]
 		h.spare = h.spare[:n-1]
+		h.mu.Unlock()
 		return t
 	}
+	h.mu.Unlock()
 	return newTally()
 }
 
-// newTally returns an empty tally.
-func newTally() *tally {
-	t := new(tally)
+// putSpare empties t and keeps it for spareTally, unless the Histogram
+// already keeps one for each of its writers.
+func (h *Histogram) putSpare(t *tally) {
 	t.reset()
-	return t
+	h.mu.Lock()
+	if len(h.spare) < len(h.recs) {
+		h.spare = append(h.spare, t)
+	}
+	h.mu.Unlock()
 }
 
-// handoverWait bounds how long Interval waits for Recorders to hand over.
-const handoverWait = time.Millisecond
-
 // Interval fills dst with the spans recorded since the previous Interval
-// (since NewHistogram for the first): every span [Histogram.Record] counted
-// before Interval was called (one counted while it runs may go to this
-// snapshot or the next), and every span of each attached [Recorder] up to
-// the point it hands over. Each span is in exactly one Interval's snapshot;
-// none is lost and none is counted twice. The snapshot is not a cut at one
-// instant: its spans were recorded at slightly different moments.
+// (since NewHistogram for the first): every span whose Record returned
+// before Interval was called, whatever the goroutine that recorded it is
+// doing now, and none that any earlier Interval had. A span recorded while
+// Interval runs goes to this snapshot or the next. Each span is in exactly
+// one Interval's snapshot; none is lost and none is counted twice. The
+// snapshot is not a cut at one instant: its spans were recorded at slightly
+// different moments.
 //
-// A Recorder hands over what it holds when its goroutine next calls one of
-// its methods after Interval asks it to. Interval asks every Recorder, then
-// waits until each has handed over or until a millisecond has passed,
-// whichever is first: a Recorder that is recording usually hands over
-// within that time, and the spans of one that is idle, or whose goroutine
-// is not running, go to the first Interval after its next Record,
-// [Recorder.Flush] or [Recorder.Close]. A goroutine that stops recording
-// for good calls Close, so that nothing it recorded waits.
+// Interval waits for no writer. For each writer that recorded since the
+// last Interval it swaps in a spare tally and takes the old one; a record
+// in flight then (its goroutine may have been stopped by the operating
+// system in the middle of it) goes to this snapshot where its stores are
+// visible, and otherwise to the first Interval after it ends. On Linux on
+// amd64, where Recorders publish with plain stores, Interval issues one
+// membarrier(2) when it takes any tally, which interrupts each CPU that runs
+// one of the process's threads (see BENCHMARKS.md for its cost).
 //
-// Interval may be called from any goroutine, and calls to it take turns.
-// It does not allocate once dst and the Histogram's spare tallies exist.
+// Interval may be called from any goroutine, a recording one included, and
+// calls to it take turns. It does not allocate once the Histogram has a
+// spare tally for each writer.
 func (h *Histogram) Interval(dst *Snapshot) {
 	h.interval.Lock()
 	defer h.interval.Unlock()
 	dst.reset()
-	h.mu.Lock()
-	for _, r := range h.recorders {
-		r.state.CompareAndSwap(recording, askedToHand)
-	}
-	h.mu.Unlock()
-	// The Recorders run on while this collects the locked shards. The
-	// shards' owners are forgotten, so that the goroutines recording now
-	// claim them afresh: one that has ended holds none for long.
-	for i := range h.shards {
-		s := &h.shards[i]
-		if s.owner.Load() != 0 {
-			s.owner.Store(0)
-		}
-		s.mu.Lock()
-		if t := s.r.t; t != nil && !t.empty() {
-			dst.addTally(t)
-			t.reset()
-		}
-		s.mu.Unlock()
-	}
-	h.waitForRecorders()
-	// The handed-over tallies are added in without the lock, which
-	// Recorders need to hand over.
-	h.mu.Lock()
-	handed := h.handed
-	h.handed, h.handedNext = h.handedNext, nil
-	dst.Merge(&h.pending)
-	if h.pending.count != 0 || h.pending.negative != 0 || h.pending.migrated != 0 {
+	if !h.pending.empty() {
+		dst.Merge(&h.pending)
 		h.pending.reset()
 	}
-	h.mu.Unlock()
-	for _, t := range handed {
-		dst.addTally(t)
-		t.reset()
-	}
 	h.mu.Lock()
-	h.spare = append(h.spare, handed...)
-	clear(handed)
-	h.handedNext = handed[:0]
+	h.scan = append(h.scan[:0], h.recs...)
 	h.mu.Unlock()
+	// The shards' owners are forgotten, so that the goroutines recording
+	// now claim them afresh: one that has ended holds none for long.
+	for i := range h.shards {
+		if s := &h.shards[i]; s.owner.Load() != 0 {
+			s.owner.Store(0)
+		}
+	}
+	for _, w := range h.scan {
+		h.settle(w, dst)
+		s := atomic.LoadUint64(&w.seq)
+		if s == w.seen {
+			continue
+		}
+		if old := h.swap(w); old != nil {
+			w.seen = s
+			h.taken = append(h.taken, taken{w, old})
+		}
+	}
+	if len(h.taken) > 0 {
+		h.barrier.pass()
+	}
+	for _, tk := range h.taken {
+		h.collect(tk.w, tk.old, dst)
+	}
+	clear(h.taken)
+	h.taken = h.taken[:0]
+	clear(h.scan)
 }
 
-// waitForRecorders waits until every Recorder has answered Interval's
-// request or handoverWait has passed.
-func (h *Histogram) waitForRecorders() {
-	var deadline time.Time
-	for spins := 0; h.anyAsked(); spins++ {
-		if spins == 0 {
-			deadline = time.Now().Add(handoverWait)
-		} else if time.Now().After(deadline) {
+// swap installs a spare tally in w and returns the one it replaced, or nil
+// where w has none.
+func (h *Histogram) swap(w *rec) *tally {
+	fresh := h.spareTally()
+	for {
+		old := w.cur.Load()
+		if old == closed {
+			h.putSpare(fresh)
+			return nil
+		}
+		fresh.gen = (old.gen + 1) & 3
+		if w.cur.CompareAndSwap(old, fresh) {
+			return old
+		}
+	}
+}
+
+// collect adds to dst the tally old that Interval took from w, after the
+// barrier (see rec for why each case is exact).
+func (h *Histogram) collect(w *rec, old *tally, dst *Snapshot) {
+	h.collectPrev(old, dst)
+	s := atomic.LoadUint64(&w.seq)
+	if f := &w.inFlight; f.seq != 0 && f.seq != s {
+		h.ended(f, dst)
+	}
+	if s&3 == 0 {
+		dst.addTally(old)
+		h.putSpare(old)
+		return
+	}
+	kind := uint64(kindSpan)
+	if s&3 == 3 {
+		kind = atomic.LoadUint64(&w.jkind)
+	}
+	d := Tickdelta(atomic.LoadInt64((*int64)(&w.jd)))
+	if h.copied == nil {
+		h.copied = new(tally)
+	}
+	c := h.copied.load(old)
+	jmark := atomic.LoadUint64(&w.jmark)
+	jlo := atomic.LoadUint64(&w.jlo)
+	jhi := atomic.LoadUint64(&w.jhi)
+	jx := atomic.LoadUint64(&w.jx)
+	if atomic.LoadUint64(&w.seq) != s {
+		// The record has ended, and the old tally with it.
+		dst.addTally(old)
+		h.putSpare(old)
+		return
+	}
+	f := &w.inFlight
+	if f.seq != s {
+		*f = inFlight{seq: s, kind: kind, d: d, held: f.held[:0]}
+	}
+	switch {
+	case !marks(jmark, s):
+		// None of the record's stores to old was visible: it waits
+		// aside, as the record may still write it.
+		f.held = append(f.held, heldTally{old, *c.count(kind, d)})
+	case genOf(jmark) != old.gen:
+		// The record writes another tally.
+		h.putSpare(old)
+	default:
+		// The record writes old: the copy takes the values it leaves
+		// there, and old waits aside until it ends.
+		*c.count(kind, d) = uint32(jmark >> 32)
+		if kind <= kindUnknown {
+			c.lo = jlo
+			if s&3 == 3 {
+				c.hi = jhi // a record of s+1 leaves it as it was
+			}
+			c.min, c.max = min(c.min, d), max(c.max, d)
+			if kind == kindUnknown {
+				c.unknownCPU = uint32(jx)
+			}
+		}
+		h.release(f)
+		f.in = true
+		f.held = append(f.held, heldTally{t: old})
+	}
+	dst.addTally(c)
+}
+
+// collectPrev adds to dst the full tallies that old's writer put old in
+// front of.
+func (h *Histogram) collectPrev(old *tally, dst *Snapshot) {
+	for p := old.prev; p != nil; {
+		next := p.prev
+		dst.addTally(p)
+		h.putSpare(p)
+		p = next
+	}
+	old.prev = nil
+}
+
+// settle looks again at the record w had in flight, if any, and adds it to
+// dst once it is known to be in a tally already copied without it.
+func (h *Histogram) settle(w *rec, dst *Snapshot) {
+	f := &w.inFlight
+	if f.seq == 0 {
+		return
+	}
+	if atomic.LoadUint64(&w.seq) != f.seq {
+		h.ended(f, dst)
+		return
+	}
+	jmark := atomic.LoadUint64(&w.jmark)
+	if f.in || !marks(jmark, f.seq) {
+		return
+	}
+	// The record has chosen its tally since.
+	for i, ht := range f.held {
+		if ht.t.gen == genOf(jmark) {
+			f.held[0], f.held[i] = ht, f.held[0]
+			for _, o := range f.held[1:] {
+				h.putSpare(o.t)
+			}
+			f.held = f.held[:1]
+			f.in = true
+			dst.add(f.kind, f.d)
 			return
 		}
-		if spins < 16 {
-			runtime.Gosched()
-		} else {
-			time.Sleep(20 * time.Microsecond)
-		}
 	}
+	h.release(f) // it writes the tally installed now
 }
 
-// anyAsked reports whether a Recorder has yet to answer Interval's request.
-func (h *Histogram) anyAsked() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, r := range h.recorders {
-		if r.state.Load() == askedToHand {
-			return true
+// ended adds the record f, which has ended, to dst where it wrote a tally
+// that was copied before it did, and frees the tallies f held.
+func (h *Histogram) ended(f *inFlight, dst *Snapshot) {
+	for _, ht := range f.held {
+		if !f.in && atomic.LoadUint32(ht.t.count(f.kind, f.d)) != ht.before {
+			dst.add(f.kind, f.d)
 		}
 	}
-	return false
+	h.release(f)
+	*f = inFlight{held: f.held[:0]}
+}
+
+// release frees the tallies f holds, which its record does not write.
+func (h *Histogram) release(f *inFlight) {
+	for _, ht := range f.held {
+		h.putSpare(ht.t)
+	}
+	clear(f.held)
+	f.held = f.held[:0]
+}
+
+// count returns the count that a record of kind and span d adds one to in
+// t; for a negative span of kindSpan, which record sends to slow without a
+// store, a count of t's that no such record changes.
+func (t *tally) count(kind uint64, d Tickdelta) *uint32 {
+	switch {
+	case kind == kindNegative:
+		return &t.negative
+	case kind == kindMigrated:
+		return &t.migrated
+	case d < 0:
+		return &t.negative // a span record stores nothing there
+	}
+	return &t.counts[bucketOf(uint64(d))]
+}
+
+// release gives w up: what it holds goes to the pending spans, and its
+// tallies to the spares. The writer has no record in flight: it is the
+// caller, or it is unreachable.
+func (w *rec) release() {
+	h := w.h
+	h.interval.Lock()
+	defer h.interval.Unlock()
+	h.mu.Lock()
+	listed := w.listed
+	if listed {
+		w.listed = false
+		h.recs = slices.DeleteFunc(h.recs, func(o *rec) bool { return o == w })
+	}
+	h.mu.Unlock()
+	if !listed {
+		return
+	}
+	if w.inFlight.seq != 0 {
+		h.ended(&w.inFlight, &h.pending)
+	}
+	if t := w.cur.Swap(closed); t != closed {
+		h.collectPrev(t, &h.pending)
+		h.pending.addTally(t)
+		h.putSpare(t)
+	}
+	w.seen = w.seq
 }

@@ -133,65 +133,69 @@ func TestIntervalLosesNothing(t *testing.T) {
 	}
 }
 
-// TestIdleRecorderHandsOverLater checks the promise of Interval's doc for a
-// Recorder whose goroutine is not recording: its spans are not lost, and
-// they reach the Interval after its next Record, Flush or Close.
-func TestIdleRecorderHandsOverLater(t *testing.T) {
+// TestIntervalNeedsNoHelp checks the promise of Interval's doc: every span
+// whose Record returned before Interval was called is in its snapshot,
+// whatever the Recorder's goroutine does next: record more, wait on a
+// channel, sleep, sit in a system call, end without Close, or call Interval
+// itself.
+func TestIntervalNeedsNoHelp(t *testing.T) {
 	h := counter.NewHistogram()
-	r := h.Recorder()
 	var s counter.Snapshot
-	r.Record(10)
-	start := time.Now()
-	h.Interval(&s) // r's goroutine is this one, busy here: r cannot answer
-	if waited := time.Since(start); waited > time.Second {
-		t.Fatalf("Interval waited %v for an idle Recorder; want about a millisecond", waited)
-	}
-	if s.Count() != 0 {
-		t.Fatalf("Interval took %d spans from a Recorder that did not hand over", s.Count())
-	}
-	r.Record(20) // answers the request: hands over 10, then counts 20
-	h.Interval(&s)
-	if s.Count() != 1 || s.Max() != 10 {
-		t.Fatalf("after the next Record: count %d, max %d; want the span of 10", s.Count(), s.Max())
-	}
-	r.Flush()
-	h.Interval(&s)
-	if s.Count() != 1 || s.Max() != 20 {
-		t.Fatalf("after Flush: count %d, max %d; want the span of 20", s.Count(), s.Max())
-	}
-	r.Record(30)
-	r.Close()
-	h.Interval(&s)
-	if s.Count() != 1 || s.Max() != 30 {
-		t.Fatalf("after Close: count %d, max %d; want the span of 30", s.Count(), s.Max())
-	}
-}
-
-// TestIntervalTakesWhatARecordingRecorderHolds checks that Interval waits
-// for a Recorder that records soon after it asks: the goroutine that holds
-// the Recorder records a few hundred microseconds after Interval starts,
-// and Interval's snapshot has what it held. On a loaded machine that
-// goroutine may not run within Interval's millisecond; it does in one of a
-// few tries.
-func TestIntervalTakesWhatARecordingRecorderHolds(t *testing.T) {
-	for range 20 {
-		h := counter.NewHistogram()
-		r := h.Recorder()
-		r.Record(1) // held by r until it hands over
-		answered := make(chan struct{})
-		go func() {
-			defer close(answered)
-			time.Sleep(300 * time.Microsecond)
-			r.Record(2) // answers Interval's request, if made
-		}()
-		var s counter.Snapshot
+	check := func(what string, want counter.Tickdelta) {
+		t.Helper()
 		h.Interval(&s)
-		<-answered
-		if s.Count() == 1 && s.Max() == 1 {
-			return
+		if s.Count() != 1 || s.Max() != want {
+			t.Fatalf("%s: count %d, max %d; want the one span of %d", what, s.Count(), s.Max(), want)
 		}
 	}
-	t.Fatal("in 20 tries, no Interval waited for the span a Recorder recorded 300 µs after it asked")
+
+	r := h.Recorder()
+	r.Record(10)
+	check("the same goroutine", 10)
+
+	recorded, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := h.Recorder()
+		defer r.Close()
+		r.Record(20)
+		recorded <- struct{}{}
+		<-release // blocked on a channel
+		r.Record(30)
+		recorded <- struct{}{}
+		time.Sleep(50 * time.Millisecond) // asleep
+		r.Record(40)
+		recorded <- struct{}{}
+		var b [1]byte
+		f, err := os.Open(os.DevNull)
+		if err == nil {
+			defer f.Close()
+			_, _ = f.Read(b[:]) // in and out of a system call
+		}
+		<-release
+	}()
+	<-recorded
+	check("a goroutine blocked on a channel", 20)
+	release <- struct{}{}
+	<-recorded
+	check("a goroutine asleep", 30)
+	<-recorded
+	check("a goroutine between system calls", 40)
+	release <- struct{}{}
+	<-done
+	h.Interval(&s)
+	if s.Count() != 0 {
+		t.Fatalf("after the goroutine ended: count %d; want 0, every span taken before", s.Count())
+	}
+
+	go func() {
+		defer close(recorded)
+		r := h.Recorder() // never closed
+		r.Record(50)
+	}()
+	<-recorded
+	check("a goroutine that ended without Close", 50)
 }
 
 // TestRecordCPU checks that spans whose CPUs differ are counted apart, and
@@ -320,7 +324,6 @@ func TestHistogramDoesNotAllocate(t *testing.T) {
 	var s counter.Snapshot
 	h.Record(1)
 	r.Record(1)
-	r.Flush()
 	h.Interval(&s)
 	d := counter.Tickdelta(0)
 	if n := testing.AllocsPerRun(1000, func() {
@@ -334,7 +337,6 @@ func TestHistogramDoesNotAllocate(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() {
 		r.Record(d)
-		r.Flush()
 		h.Interval(&s)
 		_ = s.Quantile(0.99) + s.Mean() + s.Max()
 		for range s.Buckets() {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -42,31 +43,68 @@ func TestBucketsTileTheRange(t *testing.T) {
 	}
 }
 
+// TestRankIsExact checks rank against big arithmetic for any double and
+// count: ⌈q·n⌉ for q read as the shortest decimal that rounds to it.
 func TestRankIsExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		q := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0, 0.5, 0.99, 0.999, 1, 1e-300, math.SmallestNonzeroFloat64, math.Nextafter(1, 0), math.NaN(), -1, 2, math.Inf(1)})).Draw(t, "q")
+		q := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0, 0.5, 0.99, 0.999, 1, 1e-300, math.SmallestNonzeroFloat64, math.Nextafter(1, 0), 1.0 / 3, math.NaN(), -1, 2, math.Inf(1)})).Draw(t, "q")
 		n := rapid.OneOf(rapid.Uint64Range(1, 1000), rapid.Uint64Range(1, math.MaxUint64), rapid.SampledFrom([]uint64{1, 2, 3, 100, 1 << 53, 1<<53 + 1, math.MaxUint64})).Draw(t, "n")
-		if got, want := rank(q, n), exactRank(q, n); got != want {
+		if got, want := rank(q, n), decimalRank(q, n); got != want {
 			t.Fatalf("rank(%v, %d) = %d; want %d", q, n, got, want)
 		}
 	})
 }
 
-// exactRank is ⌈q·n⌉ within 1 to n, in big arithmetic.
-func exactRank(q float64, n uint64) uint64 {
+// decimalRank is ⌈q·n⌉ within 1 to n, in big arithmetic, for q read as
+// the decimal strconv prints for it.
+func decimalRank(q float64, n uint64) uint64 {
 	if !(q > 0) {
 		return 1
 	}
 	if q >= 1 {
 		return n
 	}
-	p := new(big.Rat).SetFloat64(q)
+	p, _ := new(big.Rat).SetString(strconv.FormatFloat(q, 'g', -1, 64))
 	p.Mul(p, new(big.Rat).SetInt(new(big.Int).SetUint64(n)))
 	r := new(big.Int).Quo(p.Num(), p.Denom())
 	if !p.IsInt() {
 		r.Add(r, big.NewInt(1))
 	}
 	return min(max(r.Uint64(), 1), n)
+}
+
+// TestRankOfDecimals checks rank against integer arithmetic alone for the
+// quantiles people write: q = m/10ᵈ for d up to 6, and n up to 10⁹. The
+// rank is ⌈m·n/10ᵈ⌉: so 0.9 of 1,000 is the 900th, 0.9999 of 10,000 the
+// 9,999th, and 0.5 of 3 the 2nd.
+func TestRankOfDecimals(t *testing.T) {
+	for _, tc := range []struct {
+		q    float64
+		n    uint64
+		want uint64
+	}{
+		{0.9, 1000, 900}, {0.9999, 10000, 9999}, {0.5, 3, 2}, {0.1, 10, 1},
+		{0.4, 5, 2}, {0.8, 5, 4}, {0.99, 100, 99}, {0.999, 1000, 999},
+	} {
+		if got := rank(tc.q, tc.n); got != tc.want {
+			t.Errorf("rank(%v, %d) = %d; want %d", tc.q, tc.n, got, tc.want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		d := rapid.IntRange(0, 6).Draw(t, "d")
+		scale := uint64(1)
+		for range d {
+			scale *= 10
+		}
+		m := rapid.Uint64Range(0, scale).Draw(t, "m")
+		n := rapid.OneOf(rapid.Uint64Range(1, 1000), rapid.Uint64Range(1, 1_000_000_000)).Draw(t, "n")
+		q := float64(m) / float64(scale) // the double nearest m/10ᵈ
+		want := (m*n + scale - 1) / scale
+		want = min(max(want, 1), n)
+		if got := rank(q, n); got != want {
+			t.Fatalf("rank(%d/%d, %d) = %d; want %d", m, scale, n, got, want)
+		}
+	})
 }
 
 // TestFullBucketHandsOver fills a bucket of a Recorder's tally to 2³²−1:
@@ -76,10 +114,9 @@ func TestFullBucketHandsOver(t *testing.T) {
 	h := NewHistogram()
 	r := h.Recorder()
 	r.Record(7)
-	r.t.counts[bucketOf(7)] = math.MaxUint32
-	r.Record(7) // the bucket is full: hand over, then count
+	r.w.cur.Load().counts[bucketOf(7)] = math.MaxUint32
+	r.Record(7) // the bucket is full: a fresh tally goes in front, then counts
 	r.Record(7)
-	r.Flush()
 	var s Snapshot
 	h.Interval(&s)
 	if want := uint64(math.MaxUint32) + 2; s.Count() != want {
@@ -91,7 +128,7 @@ func TestFullBucketHandsOver(t *testing.T) {
 
 	// A tally's sum carries past 2⁶⁴ into 128 bits, as the Snapshot's does.
 	r.Record(1 << 62)
-	r.t.lo = math.MaxUint64 - 10
+	r.w.cur.Load().lo = math.MaxUint64 - 10
 	r.Record(1 << 62)
 	r.Record(5)
 	r.Close()
@@ -112,37 +149,34 @@ func TestFullBucketHandsOver(t *testing.T) {
 	}
 }
 
-// TestRecorderStates walks a Recorder through each state and checks the
-// Histogram's lists after each step: a tally is held, handed or spare, never
-// two of these; Flush and Close add into the pending spans without taking a
-// tally; a closed Recorder is no longer asked.
-func TestRecorderStates(t *testing.T) {
+// TestRecorderLifecycle walks a Recorder through its life and checks the
+// Histogram's lists after each step: a new Recorder is listed with a tally
+// of its own; Close unlists it, hands its spans to the next Interval and
+// keeps its tally as a spare; a Recorder used after Close lists itself
+// again, and Close twice is fine.
+func TestRecorderLifecycle(t *testing.T) {
 	h := NewHistogram()
+	shards := len(h.recs)
 	r := h.Recorder()
-	if len(h.recorders) != 1 || r.state.Load() != recording || r.t == nil || len(h.spare) != 0 {
-		t.Fatalf("a new Recorder: %d attached, state %d, %d spare; want 1, recording, 0", len(h.recorders), r.state.Load(), len(h.spare))
+	if len(h.recs) != shards+1 || r.w.cur.Load() == closed || len(h.spare) != 0 {
+		t.Fatalf("a new Recorder: %d writers, closed %v, %d spare; want %d, false, 0", len(h.recs), r.w.cur.Load() == closed, len(h.spare), shards+1)
 	}
 	r.Record(1)
-	r.Flush()
-	if len(h.handed) != 0 || !r.t.empty() || h.pending.Count() != 1 {
-		t.Fatalf("after Flush: %d handed, %d pending, tally empty %v; want 0, 1, true", len(h.handed), h.pending.Count(), r.t.empty())
-	}
 	r.Close()
-	if len(h.recorders) != 0 || r.t != nil || r.state.Load() != detached {
-		t.Fatal("a closed Recorder is still attached")
+	if len(h.recs) != shards || r.w.cur.Load() != closed || h.pending.Count() != 1 || len(h.spare) != 1 {
+		t.Fatalf("after Close: %d writers, closed %v, %d pending, %d spare; want %d, true, 1, 1", len(h.recs), r.w.cur.Load() == closed, h.pending.Count(), len(h.spare), shards)
 	}
 	var s Snapshot
-	h.Interval(&s) // nobody to wait for
+	h.Interval(&s)
 	if s.Count() != 1 || h.pending.Count() != 0 {
 		t.Fatalf("count %d, %d still pending; want 1 and 0", s.Count(), h.pending.Count())
 	}
-	r.Record(2) // reattaches
-	if len(h.recorders) != 1 || r.state.Load() != recording {
-		t.Fatal("a Recorder used after Close did not reattach")
+	r.Record(2) // lists itself again, taking the spare
+	if len(h.recs) != shards+1 || len(h.spare) != 0 {
+		t.Fatalf("a Recorder used after Close: %d writers, %d spare; want %d, 0", len(h.recs), len(h.spare), shards+1)
 	}
 	r.Close()
 	r.Close() // twice is fine
-	r.Flush() // and Flush on a closed Recorder does nothing
 	h.Interval(&s)
 	if s.Count() != 1 || s.Min() != 2 {
 		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
@@ -190,7 +224,6 @@ func TestSpansApartCountedOnce(t *testing.T) {
 			wantNeg = 1
 		}
 		r.RecordCPU(3, 0, 1)
-		r.Flush()
 		h.Interval(&s)
 		if s.Count() != 0 || s.Negative() != wantNeg || s.Migrated() != 1 {
 			t.Fatalf("%s: count %d, negative %d, migrated %d; want 0, %d, 1", tc.name, s.Count(), s.Negative(), s.Migrated(), wantNeg)
@@ -202,37 +235,37 @@ func TestSpansApartCountedOnce(t *testing.T) {
 	}
 }
 
-// TestHandOversTakeNoMemory flushes, closes and answers Interval again and
-// again: the Histogram's tallies stay as many as its Recorders need, and
-// none of it allocates once they exist.
-func TestHandOversTakeNoMemory(t *testing.T) {
+// TestIntervalsTakeNoMemory records, closes and takes Intervals again and
+// again: the Histogram's tallies stay as many as its writers need, and none
+// of it allocates once they exist.
+func TestIntervalsTakeNoMemory(t *testing.T) {
 	h := NewHistogram()
 	rs := []*Recorder{h.Recorder(), h.Recorder()}
 	var s Snapshot
 	h.Interval(&s)
-	tallies := func() int { return len(h.spare) + len(h.handed) + len(rs) }
+	tallies := func() int { return len(h.spare) + len(rs) }
 	round := func() {
 		for range 10 {
 			rs[0].Record(5)
-			rs[0].Flush()
 		}
+		h.Record(6)
 		rs[1].Record(7)
 		rs[1].Close()
-		rs[1].Record(8) // reattaches, taking the tally Close kept
-		h.Interval(&s)  // asks both; neither answers, being on this goroutine
-		rs[0].Record(9) // answers: swaps its tally for a spare
-		rs[1].Record(9)
+		rs[1].Record(8) // lists itself again, taking the tally Close kept
 		h.Interval(&s)
+		rs[0].Record(9)
+		h.Interval(&s)
+		h.Interval(&s) // nothing recorded: takes nothing
 	}
 	for range 3 {
-		round() // until the Recorders have each answered once
+		round() // until each writer has had its tally taken once
 	}
 	before := tallies()
 	if allocs := testing.AllocsPerRun(50, round); allocs != 0 && !raceBuild {
-		t.Errorf("hand-overs allocate %v times a round; want 0", allocs)
+		t.Errorf("a round allocates %v times; want 0", allocs)
 	}
-	if got := tallies(); got != before || got > 2*len(rs)+2 {
-		t.Errorf("%d tallies after 50 rounds, %d before them; want no more, and at most two a Recorder and two more", got, before)
+	if got := tallies(); got != before || got > len(h.recs)+len(rs) {
+		t.Errorf("%d tallies after 50 rounds, %d before them; want no more, and at most one a writer and one a Recorder", got, before)
 	}
 }
 
@@ -245,7 +278,7 @@ func TestZeroValuesSayWhatIsWrong(t *testing.T) {
 		want string
 	}{
 		{"Recorder", func() { new(Recorder).Record(1) }, "counter: the zero Recorder has no Histogram: get one from Histogram.Recorder"},
-		{"Recorder.Flush", func() { new(Recorder).Flush() }, "counter: the zero Recorder has no Histogram: get one from Histogram.Recorder"},
+		{"Recorder.Close", func() { new(Recorder).Close() }, "counter: the zero Recorder has no Histogram: get one from Histogram.Recorder"},
 		{"Histogram", func() { new(Histogram).Record(1) }, "counter: the zero Histogram has no shards: make one with NewHistogram"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -367,7 +400,7 @@ func checkQuantile(t rapid.TB, s *Snapshot, spans []Tickdelta, q float64) {
 		return
 	}
 	slices.Sort(kept)
-	r := exactRank(q, uint64(len(kept)))
+	r := decimalRank(q, uint64(len(kept)))
 	want := kept[r-1]
 	got := s.Quantile(q)
 	if want < 2*subBuckets || r == 1 || r == uint64(len(kept)) {
@@ -413,13 +446,13 @@ func TestMergeIsRecordingTogether(t *testing.T) {
 func TestHugeSpansKeepOneTally(t *testing.T) {
 	h := NewHistogram()
 	r := h.Recorder()
-	tally := r.t
+	tally := r.w.cur.Load()
 	const n = 100_000
 	for range n {
 		r.Record(maxTickdelta)
 	}
-	if r.t != tally || len(h.handed) != 0 {
-		t.Fatalf("the Recorder handed %d tallies over for a sum past 2⁶⁴; want none", len(h.handed))
+	if r.w.cur.Load() != tally || tally.prev != nil {
+		t.Fatal("the Recorder put a fresh tally in front for a sum past 2⁶⁴; want none")
 	}
 	r.Close()
 	var s Snapshot

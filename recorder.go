@@ -1,96 +1,263 @@
 package counter
 
 import (
-	"math"
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 )
 
 // A Recorder counts spans into its [Histogram] from one goroutine at a time,
-// with plain loads and stores: one atomic load (a plain load on amd64), no
-// read-modify-write, no lock and no allocation while it records. It holds
-// what it counts in a tally of its own (29 KB of counts, a 32 KB
-// allocation) until [Histogram.Interval] asks for it, and hands it over
-// when its goroutine next calls Record, RecordCPU, Flush or Close. Record
-// and RecordCPU swap the tally for a spare one the Histogram keeps, which
-// the first such hand-over allocates; Flush and Close add it into the
-// Histogram's and empty it. So a Recorder costs two tallies in all, and
-// allocates nothing once it has answered Interval once. The zero Recorder
-// is not usable: get one from [Histogram.Recorder].
+// with plain loads and stores: no atomic read-modify-write, no lock and no
+// allocation while it records (on amd64 not even a fence; elsewhere its
+// stores are store-releases, which cost about as much as plain ones).
+// [Histogram.Interval] takes what it has recorded without its help, whatever
+// its goroutine is doing, so a goroutine may record and then block, sleep or
+// end. A Recorder keeps one tally of 29 KB of counts (a 32 KB allocation),
+// which Interval exchanges for a spare each time the Recorder has recorded
+// since the last Interval. The zero Recorder is not usable: get one from
+// [Histogram.Recorder].
 //
 // A Recorder must not be used by two goroutines at once; one goroutine may
 // pass it to another through a channel, a mutex or anything else that orders
-// the two. Each goroutine that records in a hot loop takes a Recorder of its
-// own, and calls [Recorder.Close] when it stops recording for good.
+// the two. [Recorder.Close] gives it up at once; one that is dropped without
+// Close is given up after the garbage collector finds it unreachable, and in
+// both cases its spans go to the next Interval.
 type Recorder struct {
-	h *Histogram
-	// state is recording, askedToHand or detached: Interval moves it from
-	// recording to askedToHand, the Recorder's goroutine everything else.
-	state atomic.Uint32
-	// t is the tally being filled, nil while detached. Only the Recorder's
-	// goroutine touches it.
-	t *tally
+	// w is apart from the Recorder so that the Histogram, which holds w,
+	// does not keep a dropped Recorder reachable.
+	w *rec
 }
 
-// The states of a Recorder.
+// A rec is the state one writer (a Recorder, or one of a Histogram's locked
+// shards) shares with Interval. The writer records into the tally cur, and
+// Interval takes that tally by swapping a spare one in, without the
+// writer's help. The writer therefore says what it is doing, with stores
+// whose order Interval relies on:
+//
+//	seq    = s+1 (s+3 for a record of another kind, named by jkind)
+//	t      = cur                             // after seq, see below
+//	jlo    = the sum of t after this span
+//	jhi, jx = its top word, t.unknownCPU after it // in a record of another kind
+//	jmark  = the count after this span, t.gen, s+1 (or s+3)
+//	t.counts[i], t.lo, t.max, t.min, or the count of the record's kind
+//	seq    = s+4
+//
+// with jd (the span) and jkind stored before the first seq. A record that
+// finds t cannot take it (a bucket is full, the Recorder is closed, or, for
+// s+1, the span is negative or its sum carries) stores seq = s+4 before
+// any of the journal and goes to slow.
+//
+// Interval swaps cur, and then, where the writer's stores may pass its
+// loads (plain stores on amd64), makes every thread of the process pass
+// through a full barrier (Histogram.barrier). After that, a
+// record whose first seq Interval does not see loads cur after the swap and
+// writes the new tally; one whose seq it sees is one record, R, which may
+// write either tally, and nothing else writes the old one. Interval copies
+// the old tally and then loads jmark:
+//   - where jmark is not R's, no store of R after the journal was visible
+//     during the copy, so the copy is exact without R; Interval keeps the
+//     old tally aside until R is done and then adds R where R wrote the
+//     old one (its count there changed), else leaves R to the new one;
+//   - where jmark is R's and names the new tally's phase, the old one is
+//     exact as copied;
+//   - where jmark is R's and names the old tally's phase, Interval sets the
+//     copy's words R writes to jmark's and jlo's values (after R) and its
+//     bounds to include jd: R is in this Interval, and the old tally waits
+//     aside until R is done, since R may still write it.
+//
+// If seq has changed by the end of the copy, R is done and the old tally is
+// complete: Interval copies it again. So every span is in exactly one
+// Interval, and Interval never waits for a writer.
+type rec struct {
+	// The writer's words, in one cache line with cur.
+	seq   uint64
+	jd    Tickdelta
+	jkind uint64
+	jlo   uint64
+	jhi   uint64
+	jx    uint64
+	jmark uint64
+	cur   atomic.Pointer[tally]
+	h     *Histogram
+	_     [64]byte
+
+	// What follows is Interval's, under h.interval; listed is under h.mu.
+	listed bool
+	// seen is seq as Interval loaded it before it last took cur: where seq
+	// still has this value, no record has reached the tally since.
+	seen uint64
+	// inFlight is the record that was in flight when Interval last took a
+	// tally and may still be.
+	inFlight inFlight
+}
+
+// An inFlight record is one Interval saw begin and not end, with the
+// tallies it took that the record may still write: one that it wrote into
+// may not be reused before it ends.
+type inFlight struct {
+	// seq is the record's first seq, 0 for none; kind and d are what it
+	// records.
+	seq  uint64
+	kind uint64
+	d    Tickdelta
+	// in says whether the record is in a snapshot already. If not, each
+	// tally of held was copied before the record stored to it.
+	in   bool
+	held []heldTally
+}
+
+// A heldTally is one that a record in flight may write, and its count of
+// the record's kind when Interval copied it.
+type heldTally struct {
+	t      *tally
+	before uint32
+}
+
+// The kinds of a record, in jkind.
 const (
-	detached    = iota // closed: t is nil, and the next use reattaches
-	recording          // counting into t
-	askedToHand        // Interval waits for t
+	kindSpan     = iota // a span in the distribution
+	kindUnknown         // a span in the distribution, also counted as UnknownCPU
+	kindNegative        // a negative span
+	kindMigrated        // a span whose reads came from two CPUs
 )
+
+// mark returns the jmark of a record that counts c, writes the tally of
+// generation g and began with seq = s: the count, then g, then the low 30
+// bits of the record's number, s/4.
+func mark(c uint32, g, s uint64) uint64 {
+	return uint64(c)<<32 | g<<30 | s>>2&(1<<30-1)
+}
+
+// marks reports whether jmark is that of the record that began with seq = s.
+func marks(jmark, s uint64) bool { return jmark&(1<<30-1) == s>>2&(1<<30-1) }
+
+// genOf returns the generation of the tally a jmark names.
+func genOf(jmark uint64) uint64 { return jmark >> 30 & 3 }
+
+// record counts the span d: the path that takes no call where the span
+// fits the tally. It is nosplit, so that the Go scheduler does not stop it
+// between its first and last store (the operating system still may).
+//
+//go:nosplit
+func (w *rec) record(d Tickdelta) {
+	s := w.seq
+	publishDelta(&w.jd, d)
+	publish64(&w.seq, s+1)
+	t := w.cur.Load()
+	i := bucketOf(uint64(d))
+	if i >= numBuckets {
+		publish64(&w.seq, s+4)
+		w.slow(d, kindSpan)
+		return
+	}
+	c := t.counts[i] + 1
+	lo, carry := bits.Add64(t.lo, uint64(d), 0)
+	if c == 0 || carry != 0 {
+		publish64(&w.seq, s+4)
+		w.slow(d, kindSpan)
+		return
+	}
+	publish64(&w.jlo, lo)
+	publish64(&w.jmark, mark(c, t.gen, s+1))
+	publish32(&t.counts[i], c)
+	publish64(&t.lo, lo)
+	if d > t.max {
+		publishDelta(&t.max, d)
+	}
+	if d < t.min {
+		publishDelta(&t.min, d)
+	}
+	publish64(&w.seq, s+4)
+}
+
+// slow counts what record cannot: a negative span, a span of another kind,
+// or one that does not fit the tally, which it puts a fresh tally in front
+// of; a closed Recorder attaches itself first.
+func (w *rec) slow(d Tickdelta, kind uint64) {
+	if d < 0 && kind != kindMigrated {
+		kind = kindNegative
+	}
+	for {
+		full := w.put(d, kind)
+		switch {
+		case full == nil:
+			return
+		case full == closed:
+			w.h.attach(w)
+		default:
+			fresh := w.h.spareTally()
+			fresh.gen = (full.gen + 1) & 3
+			fresh.prev = full
+			if !w.cur.CompareAndSwap(full, fresh) {
+				// Interval took the full tally meanwhile.
+				fresh.prev = nil
+				w.h.putSpare(fresh)
+			}
+		}
+	}
+}
+
+// put counts a record of any kind as rec's doc says, and returns nil; or,
+// where the tally cannot take it, returns that tally having counted nothing.
+func (w *rec) put(d Tickdelta, kind uint64) (full *tally) {
+	s := w.seq
+	publishDelta(&w.jd, d)
+	publish64(&w.jkind, kind)
+	publish64(&w.seq, s+3)
+	t := w.cur.Load()
+	var count *uint32
+	switch kind {
+	case kindNegative:
+		count = &t.negative
+	case kindMigrated:
+		count = &t.migrated
+	default:
+		count = &t.counts[bucketOf(uint64(d))]
+	}
+	c := *count + 1
+	lo, carry := bits.Add64(t.lo, uint64(d), 0)
+	hi := t.hi + carry
+	x := t.unknownCPU + 1
+	if c == 0 || kind == kindUnknown && x == 0 {
+		publish64(&w.seq, s+4)
+		return t
+	}
+	publish64(&w.jlo, lo)
+	publish64(&w.jhi, hi)
+	publish64(&w.jx, uint64(x))
+	publish64(&w.jmark, mark(c, t.gen, s+3))
+	publish32(count, c)
+	if kind <= kindUnknown {
+		publish64(&t.lo, lo)
+		publish64(&t.hi, hi)
+		if d > t.max {
+			publishDelta(&t.max, d)
+		}
+		if d < t.min {
+			publishDelta(&t.min, d)
+		}
+		if kind == kindUnknown {
+			publish32(&t.unknownCPU, x)
+		}
+	}
+	publish64(&w.seq, s+4)
+	return nil
+}
 
 // Recorder returns a new Recorder that counts into h. It allocates its
 // tally, or takes a spare one h already has.
 func (h *Histogram) Recorder() *Recorder {
-	r := &Recorder{h: h}
-	h.mu.Lock()
-	r.attach()
-	h.mu.Unlock()
+	w := &rec{h: h}
+	w.cur.Store(closed)
+	h.attach(w)
+	r := &Recorder{w}
+	runtime.AddCleanup(r, (*rec).release, w)
 	return r
 }
 
 // Record counts the span d; a negative d is counted apart, as
-// [Snapshot.Negative]. Where Interval has asked for the Recorder's spans, it
-// hands them over first.
-func (r *Recorder) Record(d Tickdelta) {
-	// The fast path, written out here so that it compiles to one call with
-	// no other inside: a bucket, a sum, and the bounds, with one
-	// unlikely branch to slow for everything else.
-	if r.state.Load() != recording {
-		r.slow(d)
-		return
-	}
-	t := r.t
-	i := bucketOf(uint64(d))
-	if i >= numBuckets || t.counts[i] == math.MaxUint32 {
-		r.slow(d)
-		return
-	}
-	t.counts[i]++
-	var carry uint64
-	t.lo, carry = bits.Add64(t.lo, uint64(d), 0)
-	t.hi += carry
-	if d > t.max {
-		t.max = d
-	}
-	if d < t.min {
-		t.min = d
-	}
-}
-
-// slow counts the span d where Record's fast path could not: it counts a
-// negative span apart, and otherwise hands over first (which answers
-// Interval, attaches a closed Recorder, or frees a full bucket) and
-// counts into the empty tally it gets in exchange.
-func (r *Recorder) slow(d Tickdelta) {
-	if d < 0 {
-		r.settle()
-		r.t.negative++
-		return
-	}
-	r.handOver()
-	r.Record(d)
-}
+// [Snapshot.Negative].
+func (r *Recorder) Record(d Tickdelta) { r.rec().record(d) }
 
 // RecordCPU counts a span d whose first read came from CPU from and whose
 // last from CPU to, as [Counter.NowCPU] reports them:
@@ -107,115 +274,28 @@ func (r *Recorder) slow(d Tickdelta) {
 // counted as Record counts it, and also as [Snapshot.UnknownCPU] where it is
 // not negative, so that a reader knows migrations could not be seen.
 func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
+	w := r.rec()
 	switch {
 	case from == to && from >= 0:
-		r.Record(d)
+		w.record(d)
 	case from != to:
-		r.settle()
-		r.t.migrated++
-	case d < 0:
-		r.Record(d)
+		w.slow(d, kindMigrated)
 	default:
-		r.Record(d)
-		r.t.unknownCPU++
+		w.slow(d, kindUnknown)
 	}
 }
 
-// settle answers Interval's request and attaches a closed Recorder, so that
-// r.t is the tally to count into.
-func (r *Recorder) settle() {
-	if r.state.Load() != recording {
-		r.handOver()
-	}
-}
+// Close gives the Recorder up: what it recorded goes to the next
+// [Histogram.Interval], and its tally to the Histogram's spares. A Recorder
+// used after Close attaches itself again. Close may wait for an Interval
+// that is running to return.
+func (r *Recorder) Close() { r.rec().release() }
 
-// Flush hands over what the Recorder holds now, so that the next
-// [Histogram.Interval] has it even if the Recorder records nothing more: for
-// a goroutine about to wait for a long time. It adds the tally into the
-// Histogram's and empties it, so it allocates nothing, however often it is
-// called; on a closed Recorder it does nothing.
-func (r *Recorder) Flush() {
-	h := r.histogram()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if r.state.Load() == detached {
-		return
-	}
-	r.fold()
-	r.state.Store(recording)
-}
-
-// Close hands over what the Recorder holds, as Flush does, and detaches it
-// from its Histogram, which keeps its tally for other Recorders. A Recorder
-// used after Close attaches itself again.
-func (r *Recorder) Close() {
-	h := r.histogram()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if r.state.Load() == detached {
-		return
-	}
-	r.fold()
-	if len(h.spare) < len(h.recorders)+len(h.shards) {
-		h.spare = append(h.spare, r.t)
-	}
-	r.t = nil
-	for i, o := range h.recorders {
-		if o == r {
-			last := len(h.recorders) - 1
-			h.recorders[i] = h.recorders[last]
-			h.recorders[last] = nil
-			h.recorders = h.recorders[:last]
-			break
-		}
-	}
-	r.state.Store(detached)
-}
-
-// handOver swaps the Recorder's tally for a spare one, leaving the full one
-// for Interval, and answers Interval's request; a detached Recorder
-// attaches instead. It is the slow path of Record, and takes as long as a
-// lock and two appends.
-func (r *Recorder) handOver() {
-	h := r.histogram()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if r.state.Load() == detached {
-		r.attach()
-		return
-	}
-	if r.t.empty() {
-		r.state.Store(recording)
-		return
-	}
-	h.handed = append(h.handed, r.t)
-	r.t = h.takeSpare()
-	r.state.Store(recording)
-}
-
-// fold adds the Recorder's tally into the Histogram's pending spans and
-// empties it. h.mu is held.
-func (r *Recorder) fold() {
-	if !r.t.empty() {
-		r.h.pending.addTally(r.t)
-		r.t.reset()
-	}
-}
-
-// attach gives a detached Recorder an empty tally and a place among the
-// Histogram's Recorders. h.mu is held.
-func (r *Recorder) attach() {
-	h := r.h
-	r.t = h.takeSpare()
-	h.recorders = append(h.recorders, r)
-	r.state.Store(recording)
-}
-
-// histogram returns the Recorder's Histogram, and panics with a message
-// that says what is wrong with a zero Recorder.
-func (r *Recorder) histogram() *Histogram {
-	if r.h == nil {
+// rec returns the Recorder's state, and panics with a message that says
+// what is wrong with a zero Recorder.
+func (r *Recorder) rec() *rec {
+	if r.w == nil {
 		panic("counter: the zero Recorder has no Histogram: get one from Histogram.Recorder")
 	}
-	return r.h
+	return r.w
 }

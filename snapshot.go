@@ -4,6 +4,7 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 // A Snapshot is a distribution of spans, in ticks, as [Histogram.Interval]
@@ -13,13 +14,14 @@ import (
 // Negative spans and spans that changed CPU are counted apart and are in
 // none of those.
 //
-// A Snapshot is about 58 KB: reuse one, as Interval's dst, rather than make
-// one a call. The zero Snapshot is empty and ready to use; it makes its
-// buckets on its first Merge, Interval or Floor, and no method allocates
-// after that. Its methods may be called from several goroutines at once
-// where none of them changes it (Merge, Interval and Floor do).
+// A Snapshot is a value of about 58 KB that holds its buckets itself: b := a
+// is a copy that nothing done to a changes afterwards. Reuse one, as
+// Interval's dst, rather than make one a call. The zero Snapshot is empty
+// and ready to use, and no method allocates. Its methods may be called from
+// several goroutines at once where none of them changes it (Merge,
+// Interval and Floor do).
 type Snapshot struct {
-	counts []uint64 // numBuckets long, made on first use
+	counts [numBuckets]uint64
 	count  uint64
 	// lo and hi are the 128-bit sum of the counted spans.
 	lo, hi                         uint64
@@ -27,12 +29,10 @@ type Snapshot struct {
 	negative, migrated, unknownCPU uint64
 }
 
-// reset empties the Snapshot, keeping its memory.
+// reset empties the Snapshot.
 func (s *Snapshot) reset() {
-	if s.counts == nil {
-		s.counts = make([]uint64, numBuckets)
-	} else {
-		clear(s.counts)
+	if s.count != 0 {
+		clear(s.counts[:])
 	}
 	s.count, s.lo, s.hi = 0, 0, 0
 	s.min, s.max = 0, 0
@@ -111,7 +111,7 @@ func (s *Snapshot) Quantile(q float64) Tickdelta {
 		return s.max
 	}
 	var seen uint64
-	for i, c := range s.counts {
+	for i, c := range &s.counts {
 		if seen += c; seen >= r {
 			lo, width := bucketBounds(i)
 			v := Tickdelta(lo + width/2)
@@ -129,7 +129,10 @@ func (s *Snapshot) QuantileLess(q float64, floor Tickdelta) Tickdelta {
 	return max(s.Quantile(q)-max(floor, 0), 0)
 }
 
-// rank returns ⌈q·n⌉, exactly, within 1 to n.
+// rank returns ⌈q·n⌉ within 1 to n, exactly, for q read as the shortest
+// decimal that rounds to it: the digits strconv.FormatFloat(q, 'g', -1, 64)
+// prints. So 0.9 is nine tenths, not the double nearest it, which is a
+// little more.
 func rank(q float64, n uint64) uint64 {
 	if !(q > 0) {
 		return 1
@@ -137,37 +140,64 @@ func rank(q float64, n uint64) uint64 {
 	if q >= 1 {
 		return n
 	}
-	// q is m·2^(e-53) with m a 53-bit integer and e ≤ 0, so q·n is the
-	// 128-bit product m·n shifted right by 53-e, rounded up.
-	frac, e := math.Frexp(q)
-	m := uint64(frac * (1 << 53))
-	hi, lo := bits.Mul64(m, n)
-	shift := uint(53 - e)
-	var r uint64
-	switch {
-	case shift >= 128:
-		r = 1
-	case shift >= 64:
-		r = hi >> (shift - 64)
-		if lo != 0 || hi<<(128-shift) != 0 {
-			r++
-		}
-	default:
-		r = hi<<(64-shift) | lo>>shift
-		if lo<<(64-shift) != 0 {
-			r++
+	// q is m·10^-p, with m of at most 17 digits and p > 0 as q < 1.
+	var buf [32]byte
+	b := strconv.AppendFloat(buf[:0], q, 'e', -1, 64) // d.ddde-XX
+	var m uint64
+	p := -1
+	i := 0
+	for ; b[i] != 'e'; i++ {
+		if b[i] != '.' {
+			m = m*10 + uint64(b[i]-'0')
+			p++
 		}
 	}
-	return min(max(r, 1), n)
+	e := 0
+	for _, c := range b[i+2:] {
+		e = e*10 + int(c-'0')
+	}
+	if b[i+1] == '-' {
+		p += e
+	} else {
+		p -= e
+	}
+	// ⌈x/(a·b)⌉ = ⌈⌈x/a⌉/b⌉, so 10^p may be divided out in steps of at
+	// most 10¹⁹; once the quotient is 1 it stays 1.
+	hi, lo := bits.Mul64(m, n)
+	for p > 0 && (hi != 0 || lo > 1) {
+		k := min(p, 19)
+		d := pow10[k]
+		r := hi % d
+		hi /= d
+		var rem uint64
+		lo, rem = bits.Div64(r, lo, d)
+		if rem != 0 {
+			lo++
+			if lo == 0 {
+				hi++
+			}
+		}
+		p -= k
+	}
+	return min(max(lo, 1), n)
+}
+
+// pow10 holds 10⁰ to 10¹⁹.
+var pow10 = [20]uint64{
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+}
+
+// empty reports whether the Snapshot holds nothing, not even a span counted
+// apart.
+func (s *Snapshot) empty() bool {
+	return s.count == 0 && s.negative == 0 && s.migrated == 0 && s.unknownCPU == 0
 }
 
 // Merge adds the spans of o to the Snapshot, as if recorded into it.
 func (s *Snapshot) Merge(o *Snapshot) {
-	if s.counts == nil {
-		s.reset()
-	}
 	if o.count != 0 {
-		for i, c := range o.counts {
+		for i, c := range &o.counts {
 			s.counts[i] += c
 		}
 		s.merge(o.count, o.lo, o.hi, o.min, o.max)
@@ -191,22 +221,38 @@ func (s *Snapshot) merge(n, lo, hi uint64, least, most Tickdelta) {
 	s.hi += hi + carry
 }
 
-// addTally adds a tally's spans to the Snapshot, which has been reset.
+// addTally adds a tally's spans to the Snapshot. The tally is complete, or a
+// copy of one.
 func (s *Snapshot) addTally(t *tally) {
 	var n uint64
 	if t.max >= 0 {
-		for i, c := range t.counts {
+		for i, c := range &t.counts {
 			s.counts[i] += uint64(c)
 			n += uint64(c)
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
 	}
-	s.negative += t.negative
-	s.migrated += t.migrated
-	s.unknownCPU += t.unknownCPU
+	s.negative += uint64(t.negative)
+	s.migrated += uint64(t.migrated)
+	s.unknownCPU += uint64(t.unknownCPU)
 }
 
-// record adds one span to the Snapshot, which has been reset.
+// add adds one record of kind (see rec) and span d to the Snapshot.
+func (s *Snapshot) add(kind uint64, d Tickdelta) {
+	switch kind {
+	case kindNegative:
+		s.negative++
+	case kindMigrated:
+		s.migrated++
+	case kindUnknown:
+		s.unknownCPU++
+		s.record(d)
+	default:
+		s.record(d)
+	}
+}
+
+// record adds one span to the Snapshot.
 func (s *Snapshot) record(d Tickdelta) {
 	if d < 0 {
 		s.negative++
@@ -230,7 +276,7 @@ type Bucket struct {
 // Min + (Max−Min+1)/2.
 func (s *Snapshot) Buckets() iter.Seq[Bucket] {
 	return func(yield func(Bucket) bool) {
-		for i, c := range s.counts {
+		for i, c := range &s.counts {
 			if c == 0 {
 				continue
 			}
