@@ -2,7 +2,6 @@ package counter
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -146,7 +145,7 @@ func newHistogram(b barrier) *Histogram {
 	h.recs = make([]*rec, n)
 	for i := range h.shards {
 		w := &h.shards[i].w
-		w.h, w.listed = h, true
+		w.h, w.listed, w.index = h, true, i
 		w.cur.Store(closed)
 		h.recs[i] = w
 	}
@@ -215,7 +214,7 @@ func (h *Histogram) attach(w *rec) {
 	t := h.spareTally()
 	h.mu.Lock()
 	if !w.listed {
-		w.listed = true
+		w.listed, w.index = true, len(h.recs)
 		h.recs = append(h.recs, w)
 	}
 	h.mu.Unlock()
@@ -238,11 +237,15 @@ func (h *Histogram) spareTally() *tally {
 // putSpare empties t and keeps it for spareTally, unless the Histogram
 // already keeps one for each of its writers.
 func (h *Histogram) putSpare(t *tally) {
+	h.mu.Lock()
+	keep := len(h.spare) < len(h.recs)
+	h.mu.Unlock()
+	if !keep {
+		return
+	}
 	t.reset()
 	h.mu.Lock()
-	if len(h.spare) < len(h.recs) {
-		h.spare = append(h.spare, t)
-	}
+	h.spare = append(h.spare, t)
 	h.mu.Unlock()
 }
 
@@ -303,8 +306,19 @@ func (h *Histogram) Interval(dst *Snapshot) {
 		h.collect(tk.w, tk.old, dst)
 	}
 	clear(h.taken)
-	h.taken = h.taken[:0]
+	h.taken = shrunk(h.taken[:0])
 	clear(h.scan)
+	h.scan = shrunk(h.scan[:0])
+}
+
+// shrunk returns s, or a copy of it with less room where it has room for
+// four times its length and more than a few: the lists of a Histogram whose
+// Recorders came and went need not stay as long as they once were.
+func shrunk[S ~[]E, E any](s S) S {
+	if cap(s) > 64 && len(s) < cap(s)/4 {
+		return append(S(nil), s...)
+	}
+	return s
 }
 
 // swap installs a spare tally in w and returns the one it replaced, or nil
@@ -479,7 +493,11 @@ func (w *rec) release() {
 	listed := w.listed
 	if listed {
 		w.listed = false
-		h.recs = slices.DeleteFunc(h.recs, func(o *rec) bool { return o == w })
+		last := len(h.recs) - 1
+		h.recs[w.index], h.recs[last].index = h.recs[last], w.index
+		h.recs[last] = nil
+		h.recs = shrunk(h.recs[:last])
+		h.spare = shrunk(h.spare[:min(len(h.spare), len(h.recs))])
 	}
 	h.mu.Unlock()
 	if !listed {

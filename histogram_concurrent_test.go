@@ -2,7 +2,9 @@ package counter_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -343,5 +345,71 @@ func TestHistogramDoesNotAllocate(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("Interval into a reused Snapshot allocates %v times; want 0", n)
+	}
+}
+
+// TestWorkerBurstsAndIdleGaps drives the README's worker, which waits on a
+// channel between requests, with bursts of requests separated by idle
+// gaps, and a reporter that takes an Interval in each gap and others
+// during the bursts. An Interval in a gap holds exactly the requests
+// completed since the last one; one during a burst holds at least those
+// completed before it was called and at most those completed by its
+// return; and over all of them every request is counted once.
+func TestWorkerBurstsAndIdleGaps(t *testing.T) {
+	h := counter.NewHistogram()
+	c := counter.Monotonic()
+	requests := make(chan func())
+	var completed atomic.Uint64
+	var wg sync.WaitGroup
+	wg.Go(func() { // the worker, as the README writes it
+		r := h.Recorder()
+		defer r.Close()
+		for handle := range requests {
+			start := c.Now()
+			handle()
+			r.Record(c.Now().Sub(start))
+			completed.Add(1)
+		}
+	})
+	var s counter.Snapshot
+	var taken uint64
+	interval := func() (lo, hi uint64) {
+		lo = completed.Load()
+		h.Interval(&s)
+		hi = completed.Load()
+		taken += s.Count()
+		return lo, hi
+	}
+	work := func() { // a few microseconds of work
+		for end := time.Now().Add(time.Duration(rand.IntN(5000))); time.Now().Before(end); {
+		}
+	}
+	var sent uint64
+	for burst := range 30 {
+		n := 1 + rand.IntN(400)
+		sent += uint64(n)
+		for i := range n {
+			done := make(chan struct{})
+			requests <- func() { work(); close(done) }
+			if i%97 == 0 {
+				if lo, hi := interval(); taken < lo || taken > hi {
+					t.Fatalf("burst %d: an Interval during it brought the count to %d; %d requests had completed when it was called and %d when it returned", burst, taken, lo, hi)
+				}
+			}
+			<-done
+		}
+		for completed.Load() < sent {
+			runtime.Gosched() // until the last request's Record is done
+		}
+		time.Sleep(time.Duration(rand.IntN(2000)) * time.Microsecond) // the worker idles on the channel
+		if lo, _ := interval(); taken != lo {
+			t.Fatalf("burst %d: after an idle gap the Intervals hold %d requests; %d completed", burst, taken, lo)
+		}
+	}
+	close(requests)
+	wg.Wait()
+	interval()
+	if want := completed.Load(); taken != want {
+		t.Fatalf("the Intervals hold %d requests; %d completed", taken, want)
 	}
 }

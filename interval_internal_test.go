@@ -4,10 +4,12 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // barriersHere are the barriers Interval can pass on this machine and
@@ -318,5 +320,67 @@ func TestInFlightRecordAtEachStore(t *testing.T) {
 				t.Fatalf("%s: a finished record is in snapshot %d; want the first", tc.name, in)
 			}
 		}
+	}
+}
+
+// TestDroppedRecordersAreFreed creates and drops Recorders that each record
+// a few spans, never closed, and takes Intervals meanwhile, as a service
+// that takes a Recorder per request would: every span arrives, and once the
+// garbage collector has run, the heap is back within 1 MB of where it
+// started. COUNTER_DROPPED sets how many (20,000; CI drops 100,000).
+func TestDroppedRecordersAreFreed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("creates 100,000 Recorders")
+	}
+	h := NewHistogram()
+	var s, total Snapshot
+	h.Interval(&s) // the Histogram's own memory, before the baseline
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	base := heap()
+	n := 20_000
+	if v := os.Getenv("COUNTER_DROPPED"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1000 {
+			t.Fatalf("COUNTER_DROPPED=%q: want a count of at least 1000", v)
+		}
+	}
+	for i := range n {
+		r := h.Recorder()
+		r.Record(Tickdelta(i))
+		r.Record(Tickdelta(i) + 1)
+		r.Record(-1)
+		if i%1000 == 999 {
+			h.Interval(&s)
+			total.Merge(&s)
+			runtime.GC() // as a service's heap grows, the collector runs
+		}
+	}
+	listed := func() int {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return len(h.recs) - len(h.shards)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for listed() > 0 && time.Now().Before(deadline) {
+		runtime.GC() // finds the Recorders unreachable; their cleanups run after
+		time.Sleep(time.Millisecond)
+	}
+	h.Interval(&s)
+	total.Merge(&s)
+	if left := listed(); left != 0 {
+		t.Fatalf("%d dropped Recorders still listed after 30 s of collections", left)
+	}
+	if total.Count() != 2*uint64(n) || total.Negative() != uint64(n) {
+		t.Fatalf("the snapshots hold %d spans and %d negative; want %d and %d", total.Count(), total.Negative(), 2*n, n)
+	}
+	grown := int64(heap()) - int64(base)
+	t.Logf("heap %+d bytes after %d dropped Recorders", grown, n)
+	if grown > 1<<20 {
+		t.Fatalf("the heap grew by %d bytes; want at most 1 MB", grown)
 	}
 }

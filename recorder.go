@@ -81,8 +81,10 @@ type rec struct {
 	h     *Histogram
 	_     [64]byte
 
-	// What follows is Interval's, under h.interval; listed is under h.mu.
+	// What follows is Interval's, under h.interval; listed and index,
+	// the writer's place in h.recs, are under h.mu.
 	listed bool
+	index  int
 	// seen is seq as Interval loaded it before it last took cur: where seq
 	// still has this value, no record has reached the tally since.
 	seen uint64

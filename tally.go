@@ -53,8 +53,8 @@ func (t *tally) reset() {
 
 // newTally returns an empty tally.
 func newTally() *tally {
-	t := new(tally)
-	t.reset()
+	t := new(tally) // counts already zero
+	t.min, t.max = maxTickdelta, -1
 	return t
 }
 

@@ -127,21 +127,17 @@ func Bench(b *testing.B, body func()) {
 	for range floorSpans {
 		r.Record(span(c, empty))
 	}
-	// Close hands the spans over and detaches the Recorder, so that
-	// Interval has them all without waiting for it. The loop records into
-	// a fresh Recorder, attached here with the tally Close gave back, so
-	// that its first Record pays for no attaching.
-	r.Close()
+	// Interval takes every span recorded before it, without the
+	// Recorder's help, and leaves it a fresh tally to record into.
 	h.Interval(&s)
 	floor, floorMean := floorOf(&s)
-	r = h.Recorder()
 
 	for b.Loop() {
 		r.Record(span(c, body))
 	}
 
-	r.Close()
 	h.Interval(&s)
+	r.Close()
 	report(b, &s, floor, floorMean, c.Rate())
 }
 
