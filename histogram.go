@@ -331,7 +331,7 @@ func (h *Histogram) swap(w *rec) *tally {
 			h.putSpare(fresh)
 			return nil
 		}
-		fresh.gen = (old.gen + 1) & 3
+		fresh.setGen(old.gen() + 1)
 		if w.cur.CompareAndSwap(old, fresh) {
 			return old
 		}
@@ -379,7 +379,7 @@ func (h *Histogram) collect(w *rec, old *tally, dst *Snapshot) {
 		// None of the record's stores to old was visible: it waits
 		// aside, as the record may still write it.
 		f.held = append(f.held, heldTally{old, *c.count(kind, d)})
-	case genOf(jmark) != old.gen:
+	case genOf(jmark) != old.gen():
 		// The record writes another tally.
 		h.putSpare(old)
 	default:
@@ -432,7 +432,7 @@ func (h *Histogram) settle(w *rec, dst *Snapshot) {
 	}
 	// The record has chosen its tally since.
 	for i, ht := range f.held {
-		if ht.t.gen == genOf(jmark) {
+		if ht.t.gen() == genOf(jmark) {
 			f.held[0], f.held[i] = ht, f.held[0]
 			for _, o := range f.held[1:] {
 				h.putSpare(o.t)

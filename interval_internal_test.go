@@ -179,7 +179,7 @@ func steps(w *rec, kind uint64, slow bool, d Tickdelta) []store {
 		out = append(out, func() { publish64(&w.jhi, hi) }, func() { publish64(&w.jx, uint64(x)) })
 	}
 	out = append(out,
-		func() { publish64(&w.jmark, mark(c, t.gen, first)) },
+		func() { publish64(&w.jmark, mark(c, t, first)) },
 		func() { publish32(count(), c) },
 	)
 	if kind <= kindUnknown {

@@ -123,15 +123,14 @@ const (
 	kindMigrated        // a span whose reads came from two CPUs
 )
 
-// mark returns the jmark of a record that counts c, writes the tally of
-// generation g and began with seq = s: the count, then g, then the low 30
-// bits of the record's number, s/4.
-func mark(c uint32, g, s uint64) uint64 {
-	return uint64(c)<<32 | g<<30 | s>>2&(1<<30-1)
+// mark returns the jmark of a record that counts c, writes t and began
+// with seq = s: the count, t's generation, then the low 30 bits of s.
+func mark(c uint32, t *tally, s uint64) uint64 {
+	return uint64(c)<<32 | t.tag | s&(1<<30-1)
 }
 
 // marks reports whether jmark is that of the record that began with seq = s.
-func marks(jmark, s uint64) bool { return jmark&(1<<30-1) == s>>2&(1<<30-1) }
+func marks(jmark, s uint64) bool { return jmark&(1<<30-1) == s&(1<<30-1) }
 
 // genOf returns the generation of the tally a jmark names.
 func genOf(jmark uint64) uint64 { return jmark >> 30 & 3 }
@@ -160,7 +159,7 @@ func (w *rec) record(d Tickdelta) {
 		return
 	}
 	publish64(&w.jlo, lo)
-	publish64(&w.jmark, mark(c, t.gen, s+1))
+	publish64(&w.jmark, mark(c, t, s+1))
 	publish32(&t.counts[i], c)
 	publish64(&t.lo, lo)
 	if d > t.max {
@@ -188,7 +187,7 @@ func (w *rec) slow(d Tickdelta, kind uint64) {
 			w.h.attach(w)
 		default:
 			fresh := w.h.spareTally()
-			fresh.gen = (full.gen + 1) & 3
+			fresh.setGen(full.gen() + 1)
 			fresh.prev = full
 			if !w.cur.CompareAndSwap(full, fresh) {
 				// Interval took the full tally meanwhile.
@@ -227,7 +226,7 @@ func (w *rec) put(d Tickdelta, kind uint64) (full *tally) {
 	publish64(&w.jlo, lo)
 	publish64(&w.jhi, hi)
 	publish64(&w.jx, uint64(x))
-	publish64(&w.jmark, mark(c, t.gen, s+3))
+	publish64(&w.jmark, mark(c, t, s+3))
 	publish32(count, c)
 	if kind <= kindUnknown {
 		publish64(&t.lo, lo)

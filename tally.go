@@ -22,10 +22,11 @@ type tally struct {
 	// negative counts spans below zero, migrated the spans whose reads came
 	// from two CPUs, and unknownCPU the spans recorded with a CPU of -1.
 	negative, migrated, unknownCPU uint32
-	// gen counts the tallies installed in a writer, modulo 4, so that a
-	// record's journal says which one it wrote (see rec). It is set before
-	// the tally is installed and never while installed.
-	gen uint64
+	// tag holds, in bits 30 and 31, the tally's generation: it counts the
+	// tallies installed in a writer, modulo 4, so that a record's journal
+	// says which one it wrote (see rec). It is set before the tally is
+	// installed and never while installed.
+	tag uint64
 	// prev is a full tally this one was put in front of by its writer, to
 	// be collected with it.
 	prev *tally
@@ -73,3 +74,9 @@ func (dst *tally) load(t *tally) *tally {
 	dst.unknownCPU = atomic.LoadUint32(&t.unknownCPU)
 	return dst
 }
+
+// gen returns the tally's generation.
+func (t *tally) gen() uint64 { return t.tag >> 30 }
+
+// setGen sets the tally's generation to g modulo 4.
+func (t *tally) setGen(g uint64) { t.tag = g & 3 << 30 }
