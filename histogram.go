@@ -343,57 +343,45 @@ func (h *Histogram) swap(w *rec) *tally {
 func (h *Histogram) collect(w *rec, old *tally, dst *Snapshot) {
 	h.collectPrev(old, dst)
 	s := atomic.LoadUint64(&w.seq)
-	if f := &w.inFlight; f.seq != 0 && f.seq != s {
+	f := &w.inFlight
+	if f.seq != s {
 		h.ended(f, dst)
+		f.seq = s
 	}
-	if s&3 == 0 {
-		dst.addTally(old)
-		h.putSpare(old)
-		return
-	}
-	kind := uint64(kindSpan)
-	if s&3 == 3 {
-		kind = atomic.LoadUint64(&w.jkind)
-	}
-	d := Tickdelta(atomic.LoadInt64((*int64)(&w.jd)))
 	if h.copied == nil {
 		h.copied = new(tally)
 	}
 	c := h.copied.load(old)
-	jmark := atomic.LoadUint64(&w.jmark)
-	jlo := atomic.LoadUint64(&w.jlo)
-	jhi := atomic.LoadUint64(&w.jhi)
-	jx := atomic.LoadUint64(&w.jx)
-	if atomic.LoadUint64(&w.seq) != s {
-		// The record has ended, and the old tally with it.
+	j, ok := readJournal(w, s)
+	if !ok {
+		// A later record has begun, after the barrier: the old tally is
+		// complete.
 		dst.addTally(old)
 		h.putSpare(old)
 		return
 	}
-	f := &w.inFlight
-	if f.seq != s {
-		*f = inFlight{seq: s, kind: kind, d: d, held: f.held[:0]}
-	}
 	switch {
-	case !marks(jmark, s):
-		// None of the record's stores to old was visible: it waits
+	case !j.marked:
+		// None of the record's stores to a tally was visible: old waits
 		// aside, as the record may still write it.
-		f.held = append(f.held, heldTally{old, *c.count(kind, d)})
-	case genOf(jmark) != old.gen():
-		// The record writes another tally.
+		f.held = append(f.held, heldTally{old, wordsOf(c)})
+	case j.gen != old.gen():
+		// The record writes another tally: a held one, or the one
+		// installed now.
 		h.putSpare(old)
+		h.chosen(w, j, dst)
 	default:
 		// The record writes old: the copy takes the values it leaves
-		// there, and old waits aside until it ends.
-		*c.count(kind, d) = uint32(jmark >> 32)
-		if kind <= kindUnknown {
-			c.lo = jlo
+		// there, and old waits aside until the next record begins.
+		*c.count(j.kind, j.d) = j.count
+		if j.kind <= kindUnknown {
+			c.lo = j.lo
 			if s&3 == 3 {
-				c.hi = jhi // a record of s+1 leaves it as it was
+				c.hi = j.hi // a record of s&3 == 1 leaves hi as it was
 			}
-			c.min, c.max = min(c.min, d), max(c.max, d)
-			if kind == kindUnknown {
-				c.unknownCPU = uint32(jx)
+			c.min, c.max = min(c.min, j.d), max(c.max, j.d)
+			if j.kind == kindUnknown {
+				c.unknownCPU = j.unknownCPU
 			}
 		}
 		h.release(f)
@@ -401,6 +389,36 @@ func (h *Histogram) collect(w *rec, old *tally, dst *Snapshot) {
 		f.held = append(f.held, heldTally{t: old})
 	}
 	dst.addTally(c)
+}
+
+// A journal is what a record says of itself (see rec).
+type journal struct {
+	// marked says whether the record's jmark was visible, and so the rest.
+	marked     bool
+	kind       uint64
+	d          Tickdelta
+	gen        uint64 // of the tally it writes
+	count      uint32 // of its kind, after it
+	lo, hi     uint64 // of the tally it writes, after it
+	unknownCPU uint32 // likewise
+}
+
+// readJournal returns the journal of the record that began with seq = s,
+// and false where a later record has begun since: its stores may have
+// replaced some of the words read.
+func readJournal(w *rec, s uint64) (j journal, ok bool) {
+	jmark := atomic.LoadUint64(&w.jmark)
+	j.marked = marks(jmark, s)
+	j.gen, j.count = genOf(jmark), uint32(jmark>>32)
+	j.kind = kindSpan
+	if s&3 == 3 {
+		j.kind = atomic.LoadUint64(&w.jkind)
+	}
+	j.d = Tickdelta(atomic.LoadInt64((*int64)(&w.jd)))
+	j.lo = atomic.LoadUint64(&w.jlo)
+	j.hi = atomic.LoadUint64(&w.jhi)
+	j.unknownCPU = uint32(atomic.LoadUint64(&w.jx))
+	return j, atomic.LoadUint64(&w.seq) == s
 }
 
 // collectPrev adds to dst the full tallies that old's writer put old in
@@ -415,47 +433,69 @@ func (h *Histogram) collectPrev(old *tally, dst *Snapshot) {
 	old.prev = nil
 }
 
-// settle looks again at the record w had in flight, if any, and adds it to
-// dst once it is known to be in a tally already copied without it.
+// settle looks again at the last record w was seen to begin, and adds it to
+// dst once it is known to write a tally already copied without it.
 func (h *Histogram) settle(w *rec, dst *Snapshot) {
 	f := &w.inFlight
-	if f.seq == 0 {
+	if len(f.held) == 0 {
 		return
 	}
 	if atomic.LoadUint64(&w.seq) != f.seq {
 		h.ended(f, dst)
 		return
 	}
-	jmark := atomic.LoadUint64(&w.jmark)
-	if f.in || !marks(jmark, f.seq) {
+	if f.in {
 		return
 	}
-	// The record has chosen its tally since.
+	j, ok := readJournal(w, f.seq)
+	if !ok {
+		h.ended(f, dst)
+		return
+	}
+	if !j.marked {
+		return
+	}
+	h.chosen(w, j, dst)
+}
+
+// chosen acts on the journal j of w's record in flight, which names the
+// tally the record writes: a held tally, so that the record goes to dst, or
+// the tally installed now, which the next scan then takes.
+func (h *Histogram) chosen(w *rec, j journal, dst *Snapshot) {
+	f := &w.inFlight
+	if f.in {
+		return // and it writes the tally held for it
+	}
 	for i, ht := range f.held {
-		if ht.t.gen() == genOf(jmark) {
+		if ht.t.gen() == j.gen {
 			f.held[0], f.held[i] = ht, f.held[0]
 			for _, o := range f.held[1:] {
 				h.putSpare(o.t)
 			}
+			clear(f.held[1:])
 			f.held = f.held[:1]
 			f.in = true
-			dst.add(f.kind, f.d)
+			dst.add(j.kind, j.d)
 			return
 		}
 	}
-	h.release(f) // it writes the tally installed now
+	h.release(f)
+	w.seen = unseen
 }
+
+// unseen is a seen that no seq equals, so that the next scan takes the tally.
+const unseen = ^uint64(0)
 
 // ended adds the record f, which has ended, to dst where it wrote a tally
 // that was copied before it did, and frees the tallies f held.
 func (h *Histogram) ended(f *inFlight, dst *Snapshot) {
 	for _, ht := range f.held {
-		if !f.in && atomic.LoadUint32(ht.t.count(f.kind, f.d)) != ht.before {
-			dst.add(f.kind, f.d)
+		if kind, d, ok := ht.was.since(wordsOf(ht.t)); ok && !f.in {
+			dst.add(kind, d)
 		}
 	}
 	h.release(f)
-	*f = inFlight{held: f.held[:0]}
+	f.in = false
 }
 
 // release frees the tallies f holds, which its record does not write.
@@ -503,9 +543,7 @@ func (w *rec) release() {
 	if !listed {
 		return
 	}
-	if w.inFlight.seq != 0 {
-		h.ended(&w.inFlight, &h.pending)
-	}
+	h.ended(&w.inFlight, &h.pending)
 	if t := w.cur.Swap(closed); t != closed {
 		h.collectPrev(t, &h.pending)
 		h.pending.addTally(t)

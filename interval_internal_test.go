@@ -1,7 +1,6 @@
 package counter
 
 import (
-	"math"
 	"math/bits"
 	"os"
 	"runtime"
@@ -151,21 +150,22 @@ type store func()
 // copy of their sequence that TestStepsAreTheRecord holds to them, so
 // that a test can stop a writer between any two.
 func steps(w *rec, kind uint64, slow bool, d Tickdelta) []store {
-	s := w.seq
 	var t *tally
 	var c, x uint32
 	var lo, hi uint64
 	count := func() *uint32 { return t.count(kind, d) }
-	first := s + 1
+	first := w.seq | 3 + 2
 	if slow {
-		first = s + 3
+		first += 2
 	}
-	out := []store{func() { publishDelta(&w.jd, d) }}
+	out := []store{
+		func() { publish64(&w.seq, first) },
+		func() { publishDelta(&w.jd, d) },
+	}
 	if slow {
 		out = append(out, func() { publish64(&w.jkind, kind) })
 	}
 	out = append(out,
-		func() { publish64(&w.seq, first) },
 		func() {
 			t = w.cur.Load() // a load, not a store: the writer may stop before or after it
 			c = *count() + 1
@@ -202,7 +202,7 @@ func steps(w *rec, kind uint64, slow bool, d Tickdelta) []store {
 			out = append(out, func() { publish32(&t.unknownCPU, x) })
 		}
 	}
-	return append(out, func() { publish64(&w.seq, s+4) })
+	return out
 }
 
 // The records of the step tests: each kind, and a span whose sum carries.
@@ -258,68 +258,83 @@ func TestStepsAreTheRecord(t *testing.T) {
 
 // TestInFlightRecordAtEachStore stops a writer after each store of a
 // record in turn, as the operating system may, and takes an Interval
-// there, then finishes the record and takes two more. The record is in
-// exactly one of the snapshots, whole: its count, its sum, its bounds and
-// its kind's count are all in that one or none is, and the spans recorded
-// before it are all in the first.
+// there; then lets it run to each later store and takes another, with the
+// scan's view of the writer as it found it or as an older one (a scan may
+// load a seq from before the record began, and take the tally again); then
+// finishes the record and takes two more. The record is in exactly one of
+// the snapshots, whole: its count, its sum, its bounds and its kind's count
+// are all in that one or none is, and the spans recorded before it are all
+// in the first.
 func TestInFlightRecordAtEachStore(t *testing.T) {
 	for _, tc := range stepCases {
-		for stop := 0; stop <= len(steps(new(rec), tc.kind, tc.slow, tc.d)); stop++ {
-			h := newHistogram(noBarrier)
-			r := h.Recorder()
-			var before Snapshot
-			for _, d := range []Tickdelta{500, 2000, 1 << 35} {
-				r.Record(d)
-				before.record(d)
-			}
-			r.w.cur.Load().hi = math.MaxUint64 >> 1 // so that a sum of 2⁴⁰ and more carries
-			r.w.cur.Load().lo = math.MaxUint64 - 1<<38
-			before.hi = math.MaxUint64 >> 1
-			before.lo += math.MaxUint64 - 1<<38 - (500 + 2000 + 1<<35)
-			all := steps(r.w, tc.kind, tc.slow, tc.d)
-			for _, st := range all[:stop] {
-				st()
-			}
-			var s [3]Snapshot
-			h.Interval(&s[0])
-			for _, st := range all[stop:] {
-				st()
-			}
-			h.Interval(&s[1])
-			h.Interval(&s[2])
-
-			var with Snapshot
-			with.Merge(&before)
-			with.add(tc.kind, tc.d)
-			in := -1
-			for k := range s {
-				var want *Snapshot
-				switch {
-				case k == 0 && s[0] == before:
-					continue
-				case k == 0:
-					want = &with
-				default:
-					if s[k].empty() {
-						continue
-					}
-					var one Snapshot
-					one.add(tc.kind, tc.d)
-					want = &one
+		n := len(steps(new(rec), tc.kind, tc.slow, tc.d))
+		for a := 0; a <= n; a++ {
+			for b := a; b <= n; b++ {
+				for _, older := range []bool{false, true} {
+					inFlightCase(t, tc.name, tc.kind, tc.slow, tc.d, a, b, older)
 				}
-				if s[k] != *want || in >= 0 {
-					t.Fatalf("%s, stopped after %d of %d stores: snapshot %d holds count %d, sum %d:%d, max %d, negative %d, migrated %d, unknown %d; want the record whole in one",
-						tc.name, stop, len(all), k, s[k].count, s[k].hi, s[k].lo, s[k].max, s[k].negative, s[k].migrated, s[k].unknownCPU)
-				}
-				in = k
-			}
-			if in < 0 || (in > 0 && s[0] != before) {
-				t.Fatalf("%s, stopped after %d of %d stores: the record is in no snapshot, or the first lacks what came before it", tc.name, stop, len(all))
-			}
-			if stop == len(all) && in != 0 {
-				t.Fatalf("%s: a finished record is in snapshot %d; want the first", tc.name, in)
 			}
 		}
+	}
+}
+
+// inFlightCase runs one case of TestInFlightRecordAtEachStore: stops after
+// a stores and after b, older saying whether the second Interval's scan
+// finds the writer as it was before the record.
+func inFlightCase(t *testing.T, name string, kind uint64, slow bool, d Tickdelta, a, b int, older bool) {
+	t.Helper()
+	h := newHistogram(noBarrier)
+	r := h.Recorder()
+	var before Snapshot
+	first := []Tickdelta{500, 2000, 1 << 35}
+	if d == 1<<40 {
+		// The sum comes to 2⁶⁴−1, so that the span carries.
+		first = []Tickdelta{maxTickdelta, maxTickdelta, 1}
+	}
+	for _, d := range first {
+		r.Record(d)
+		before.record(d)
+	}
+	all := steps(r.w, kind, slow, d)
+	var s [4]Snapshot
+	for _, st := range all[:a] {
+		st()
+	}
+	h.Interval(&s[0])
+	if older {
+		r.w.seen = unseen
+	}
+	for _, st := range all[a:b] {
+		st()
+	}
+	h.Interval(&s[1])
+	for _, st := range all[b:] {
+		st()
+	}
+	h.Interval(&s[2])
+	h.Interval(&s[3])
+
+	var with, one Snapshot
+	with.Merge(&before)
+	with.add(kind, d)
+	one.add(kind, d)
+	in := -1
+	for k := range s {
+		switch {
+		case k == 0 && s[0] == before, k > 0 && s[k].empty():
+			continue
+		case in < 0 && (k == 0 && s[0] == with || k > 0 && s[k] == one):
+			in = k
+			continue
+		}
+		t.Fatalf("%s, stopped after %d and %d of %d stores (older %v): snapshot %d holds count %d, sum %d:%d, max %d, negative %d, migrated %d, unknown %d; want the record whole in one",
+			name, a, b, len(all), older, k, s[k].count, s[k].hi, s[k].lo, s[k].max, s[k].negative, s[k].migrated, s[k].unknownCPU)
+	}
+	if in < 0 {
+		t.Fatalf("%s, stopped after %d and %d of %d stores (older %v): the record is in no snapshot", name, a, b, len(all), older)
+	}
+	if a == len(all) && in != 0 {
+		t.Fatalf("%s: a finished record is in snapshot %d; want the first", name, in)
 	}
 }
 

@@ -88,31 +88,62 @@ type rec struct {
 	// seen is seq as Interval loaded it before it last took cur: where seq
 	// still has this value, no record has reached the tally since.
 	seen uint64
-	// inFlight is the record that was in flight when Interval last took a
-	// tally and may still be.
+	// inFlight is the last record Interval saw begin, where it may not
+	// have ended.
 	inFlight inFlight
 }
 
-// An inFlight record is one Interval saw begin and not end, with the
-// tallies it took that the record may still write: one that it wrote into
-// may not be reused before it ends.
+// An inFlight record is the last one Interval saw begin (the writer stores
+// nothing when a record ends: the next one's seq says so), with the tallies
+// Interval took that the record may still write; they may not be reused
+// before it ends.
 type inFlight struct {
-	// seq is the record's first seq, 0 for none; kind and d are what it
-	// records.
-	seq  uint64
-	kind uint64
-	d    Tickdelta
+	// seq is the record's first seq, 0 for none.
+	seq uint64
 	// in says whether the record is in a snapshot already. If not, each
 	// tally of held was copied before the record stored to it.
 	in   bool
 	held []heldTally
 }
 
-// A heldTally is one that a record in flight may write, and its count of
-// the record's kind when Interval copied it.
+// A heldTally is one that a record in flight may write, and the words of
+// its copy that tell whether the record has written it since, and what.
 type heldTally struct {
-	t      *tally
-	before uint32
+	t   *tally
+	was words
+}
+
+// The words of a tally that a record changes, but for the count of its
+// span's bucket, which only a span of 0 changes alone (zero, counts[0]).
+type words struct {
+	lo, hi                               uint64
+	zero, negative, migrated, unknownCPU uint32
+}
+
+// wordsOf returns t's words, which its writer may be storing to.
+func wordsOf(t *tally) words {
+	return words{
+		lo: atomic.LoadUint64(&t.lo), hi: atomic.LoadUint64(&t.hi),
+		zero:       atomic.LoadUint32(&t.counts[0]),
+		negative:   atomic.LoadUint32(&t.negative),
+		migrated:   atomic.LoadUint32(&t.migrated),
+		unknownCPU: atomic.LoadUint32(&t.unknownCPU),
+	}
+}
+
+// since returns the record that turned w into v, and false for none.
+func (w words) since(v words) (kind uint64, d Tickdelta, ok bool) {
+	switch {
+	case v.negative != w.negative:
+		return kindNegative, -1, true
+	case v.migrated != w.migrated:
+		return kindMigrated, 0, true
+	case v.lo == w.lo && v.hi == w.hi && v.zero == w.zero:
+		return 0, 0, false
+	case v.unknownCPU != w.unknownCPU:
+		kind = kindUnknown
+	}
+	return kind, Tickdelta(v.lo - w.lo), true // a span is below 2⁶³
 }
 
 // The kinds of a record, in jkind.
@@ -141,25 +172,23 @@ func genOf(jmark uint64) uint64 { return jmark >> 30 & 3 }
 //
 //go:nosplit
 func (w *rec) record(d Tickdelta) {
-	s := w.seq
+	s := w.seq | 3 + 2
+	publish64(&w.seq, s)
 	publishDelta(&w.jd, d)
-	publish64(&w.seq, s+1)
 	t := w.cur.Load()
 	i := bucketOf(uint64(d))
 	if i >= numBuckets {
-		publish64(&w.seq, s+4)
 		w.slow(d, kindSpan)
 		return
 	}
 	c := t.counts[i] + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	if c == 0 || carry != 0 {
-		publish64(&w.seq, s+4)
 		w.slow(d, kindSpan)
 		return
 	}
 	publish64(&w.jlo, lo)
-	publish64(&w.jmark, mark(c, t, s+1))
+	publish64(&w.jmark, mark(c, t, s))
 	publish32(&t.counts[i], c)
 	publish64(&t.lo, lo)
 	if d > t.max {
@@ -168,7 +197,6 @@ func (w *rec) record(d Tickdelta) {
 	if d < t.min {
 		publishDelta(&t.min, d)
 	}
-	publish64(&w.seq, s+4)
 }
 
 // slow counts what record cannot: a negative span, a span of another kind,
@@ -201,10 +229,10 @@ func (w *rec) slow(d Tickdelta, kind uint64) {
 // put counts a record of any kind as rec's doc says, and returns nil; or,
 // where the tally cannot take it, returns that tally having counted nothing.
 func (w *rec) put(d Tickdelta, kind uint64) (full *tally) {
-	s := w.seq
+	s := w.seq | 3 + 4
+	publish64(&w.seq, s)
 	publishDelta(&w.jd, d)
 	publish64(&w.jkind, kind)
-	publish64(&w.seq, s+3)
 	t := w.cur.Load()
 	var count *uint32
 	switch kind {
@@ -220,13 +248,12 @@ func (w *rec) put(d Tickdelta, kind uint64) (full *tally) {
 	hi := t.hi + carry
 	x := t.unknownCPU + 1
 	if c == 0 || kind == kindUnknown && x == 0 {
-		publish64(&w.seq, s+4)
 		return t
 	}
 	publish64(&w.jlo, lo)
 	publish64(&w.jhi, hi)
 	publish64(&w.jx, uint64(x))
-	publish64(&w.jmark, mark(c, t, s+3))
+	publish64(&w.jmark, mark(c, t, s))
 	publish32(count, c)
 	if kind <= kindUnknown {
 		publish64(&t.lo, lo)
@@ -241,7 +268,6 @@ func (w *rec) put(d Tickdelta, kind uint64) (full *tally) {
 			publish32(&t.unknownCPU, x)
 		}
 	}
-	publish64(&w.seq, s+4)
 	return nil
 }
 
