@@ -69,7 +69,9 @@ type Recorder struct {
 // complete: Interval copies it again. So every span is in exactly one
 // Interval, and Interval never waits for a writer.
 type rec struct {
-	// The writer's words, in one cache line with cur.
+	// The writer's words, in one cache line with cur, which nothing else
+	// shares: the padding on each side keeps neighbouring objects off it.
+	_     [64]byte
 	seq   uint64
 	jd    Tickdelta
 	jkind uint64
