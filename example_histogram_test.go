@@ -28,7 +28,7 @@ func ExampleHistogram() {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		r := h.Recorder()
-		defer r.Close() // hand over what it holds when it stops
+		defer r.Close() // give it up when the worker stops
 		for handle := range requests {
 			start := c.Now()
 			handle()

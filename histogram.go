@@ -30,11 +30,11 @@ import (
 // A Histogram's memory is a tally of about 29 KB for each of its locks that
 // a goroutine has used (it has 4·GOMAXPROCS locks as NewHistogram found
 // it, rounded up to a power of two, at least 8 and at most 1024) and for
-// each Recorder, about as many spare tallies, which Interval exchanges for
+// each Recorder, as many spare tallies at most, which Interval exchanges for
 // the ones it takes, and two [Snapshot]s of about 58 KB, for what closed
 // Recorders leave and for Interval's work. Its methods allocate only to
 // make a tally: for a new Recorder, for a lock on its first use, for the
-// first Interval that takes a tally from a writer, and where a bucket fills
+// first Intervals that take a tally from a writer, and where a bucket fills
 // (2³²−1 spans of one bucket between two Intervals).
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
@@ -252,24 +252,24 @@ func (h *Histogram) putSpare(t *tally) {
 // Interval fills dst with the spans recorded since the previous Interval
 // (since NewHistogram for the first): every span whose Record returned
 // before Interval was called, whatever the goroutine that recorded it is
-// doing now, and none that any earlier Interval had. A span recorded while
-// Interval runs goes to this snapshot or the next. Each span is in exactly
-// one Interval's snapshot; none is lost and none is counted twice. The
-// snapshot is not a cut at one instant: its spans were recorded at slightly
-// different moments.
+// doing now (recording, blocked, asleep, in a system call, ended, or
+// calling Interval), and none that an earlier Interval had. A span recorded
+// while Interval runs goes to this snapshot or the next. Each span is in
+// exactly one Interval's snapshot, whole: its count, sum and bounds, or its
+// count apart, are all in the same one.
 //
-// Interval waits for no writer. For each writer that recorded since the
-// last Interval it swaps in a spare tally and takes the old one; a record
-// in flight then (its goroutine may have been stopped by the operating
-// system in the middle of it) goes to this snapshot where its stores are
-// visible, and otherwise to the first Interval after it ends. On Linux on
-// amd64, where Recorders publish with plain stores, Interval issues one
-// membarrier(2) when it takes any tally, which interrupts each CPU that runs
-// one of the process's threads (see BENCHMARKS.md for its cost).
+// Interval waits for no writer: it swaps each busy writer's tally for a
+// spare and reads the old one. A record caught in flight (its goroutine
+// may even be stopped by the operating system in the middle of it) goes to
+// this snapshot where its stores have begun, and otherwise to the first
+// Interval after they have. On Linux on amd64, where Recorders publish with
+// plain stores, an Interval that takes any tally issues one membarrier(2),
+// which interrupts each CPU that runs one of the process's threads; where
+// the kernel refuses it, Interval stops the world instead, as
+// runtime.ReadMemStats does. BENCHMARKS.md gives both costs.
 //
-// Interval may be called from any goroutine, a recording one included, and
-// calls to it take turns. It does not allocate once the Histogram has a
-// spare tally for each writer.
+// Interval may be called from any goroutine, and calls to it take turns. It
+// does not allocate once the Histogram has a spare tally for each writer.
 func (h *Histogram) Interval(dst *Snapshot) {
 	h.interval.Lock()
 	defer h.interval.Unlock()
@@ -306,17 +306,17 @@ func (h *Histogram) Interval(dst *Snapshot) {
 		h.collect(tk.w, tk.old, dst)
 	}
 	clear(h.taken)
-	h.taken = shrunk(h.taken[:0])
 	clear(h.scan)
-	h.scan = shrunk(h.scan[:0])
+	h.taken = shrunk(h.taken[:0], len(h.scan))
+	h.scan = shrunk(h.scan[:0], len(h.scan))
 }
 
 // shrunk returns s, or a copy of it with less room where it has room for
-// four times its length and more than a few: the lists of a Histogram whose
+// four times n and more than a few: the lists of a Histogram whose
 // Recorders came and went need not stay as long as they once were.
-func shrunk[S ~[]E, E any](s S) S {
-	if cap(s) > 64 && len(s) < cap(s)/4 {
-		return append(S(nil), s...)
+func shrunk[S ~[]E, E any](s S, n int) S {
+	if cap(s) > 64 && n < cap(s)/4 {
+		return append(make(S, 0, 2*n), s...)
 	}
 	return s
 }
@@ -536,8 +536,9 @@ func (w *rec) release() {
 		last := len(h.recs) - 1
 		h.recs[w.index], h.recs[last].index = h.recs[last], w.index
 		h.recs[last] = nil
-		h.recs = shrunk(h.recs[:last])
-		h.spare = shrunk(h.spare[:min(len(h.spare), len(h.recs))])
+		h.recs = shrunk(h.recs[:last], last)
+		h.spare = h.spare[:min(len(h.spare), len(h.recs))]
+		h.spare = shrunk(h.spare, len(h.spare))
 	}
 	h.mu.Unlock()
 	if !listed {

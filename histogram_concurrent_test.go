@@ -413,3 +413,25 @@ func TestWorkerBurstsAndIdleGaps(t *testing.T) {
 		t.Fatalf("the Intervals hold %d requests; %d completed", taken, want)
 	}
 }
+
+// TestSnapshotCopyIsIndependent: a Snapshot holds its buckets itself, so a
+// copy made with b := a keeps its figures whatever is done to a after.
+func TestSnapshotCopyIsIndependent(t *testing.T) {
+	h := counter.NewHistogram()
+	for d := range counter.Tickdelta(1000) {
+		h.Record(d * 1000)
+	}
+	var a counter.Snapshot
+	h.Interval(&a)
+	b := a
+	p90, n, most := b.Quantile(0.9), b.Count(), b.Max()
+	h.Record(7)
+	h.Interval(&a) // reuses a
+	if b.Quantile(0.9) != p90 || b.Count() != n || b.Max() != most {
+		t.Fatalf("a copy changed with the Snapshot it was copied from: p90 %d, count %d, max %d; want %d, %d, %d",
+			b.Quantile(0.9), b.Count(), b.Max(), p90, n, most)
+	}
+	if a.Count() != 1 || a.Quantile(0.9) != 7 {
+		t.Fatalf("the reused Snapshot: count %d, p90 %d; want 1 and 7", a.Count(), a.Quantile(0.9))
+	}
+}

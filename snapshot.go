@@ -95,10 +95,16 @@ func (s *Snapshot) Migrated() uint64 { return s.migrated }
 func (s *Snapshot) UnknownCPU() uint64 { return s.unknownCPU }
 
 // Quantile returns the span below which a fraction q of the distribution
-// lies: an estimate of its ⌈q·n⌉-th smallest span (the smallest for q ≤ 0
-// or NaN, the largest for q ≥ 1) within a relative error of
-// [QuantileError], exact below 256 ticks and at both ends. It is 0 where
-// the distribution is empty.
+// lies: an estimate of its k-th smallest span, k = ⌈q·n⌉ for n spans,
+// within a relative error of [QuantileError], exact below 256 ticks and at
+// both ends; 0 where the distribution is empty. k is computed exactly, for
+// q read as the decimal it prints as (strconv.FormatFloat(q, 'g', -1, 64),
+// at most 17 digits), not as the binary double: so p90 of 1,000 spans is
+// the 900th, as a user means 0.9, and 1/3 is read as 0.3333333333333333.
+// This is the nearest-rank convention of HdrHistogram and of numpy's
+// "inverted_cdf"; the double nearest 0.9, a little above it, would give the
+// 901st. k is exact for every count, beyond 2⁵³ too, and clamped to 1 to n:
+// q ≤ 0 or NaN gives the smallest span, q ≥ 1 the largest.
 func (s *Snapshot) Quantile(q float64) Tickdelta {
 	if s.count == 0 {
 		return 0

@@ -15,13 +15,16 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/VictoriaMetrics/metrics"
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/examples/export"
 )
@@ -281,5 +284,84 @@ func (f *floorTally) exact(d counter.Tickdelta) {
 	}
 	if d < f.min {
 		f.min = d
+	}
+}
+
+// collectBuckets is the number of buckets of a counter.Snapshot, which
+// Interval adds each taken tally into: Prometheus's histogram gets as many
+// in BenchmarkCollectWhileRecording.
+const collectBuckets = (64 - 7) * 128
+
+// BenchmarkCollectWhileRecording collects a histogram while two goroutines
+// record into it flat out: counter's Interval over 64 Recorders, 62 of
+// them idle and two recording, against a Prometheus histogram of as many
+// buckets whose Write runs while two goroutines Observe. Each reports the
+// median and 99th percentile of a collection (p50-µs, p99-µs).
+func BenchmarkCollectWhileRecording(b *testing.B) {
+	b.Run("ours=Interval", func(b *testing.B) {
+		h := counter.NewHistogram()
+		for i := range 62 {
+			r := h.Recorder()
+			r.Record(spans[i])
+			defer r.Close()
+		}
+		var s counter.Snapshot
+		collectWhile(b, func(w int, stop <-chan struct{}) {
+			r := h.Recorder()
+			defer r.Close()
+			recordUntil(stop, w, r.Record)
+		}, func() { h.Interval(&s) })
+	})
+	b.Run("prometheus=Write", func(b *testing.B) {
+		h := prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "span_seconds", Help: "Spans.",
+			Buckets: prometheus.ExponentialBucketsRange(1e-9, 9.2e9, collectBuckets),
+		})
+		var m dto.Metric
+		collectWhile(b, func(w int, stop <-chan struct{}) {
+			recordUntil(stop, w, func(d counter.Tickdelta) { h.Observe(export.Seconds(d, gigahertz)) })
+		}, func() {
+			if err := h.Write(&m); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// collectWhile times collect while two goroutines run record until stopped.
+func collectWhile(b *testing.B, record func(w int, stop <-chan struct{}), collect func()) {
+	stop := make(chan struct{})
+	var writers sync.WaitGroup
+	for w := range 2 {
+		writers.Go(func() { record(w, stop) })
+	}
+	took := make([]time.Duration, 0, 1<<16)
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		collect()
+		if len(took) < cap(took) {
+			took = append(took, time.Since(t0))
+		}
+	}
+	close(stop)
+	writers.Wait()
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds())/1e3, "p99-µs")
+}
+
+// recordUntil records the spans through record, from the w-th, until stop
+// is closed.
+func recordUntil(stop <-chan struct{}, w int, record func(counter.Tickdelta)) {
+	for i := w; ; i++ {
+		if i&1023 == 0 {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+		record(spans[i&1023])
 	}
 }
