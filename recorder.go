@@ -31,43 +31,47 @@ type Recorder struct {
 // A rec is the state one writer (a Recorder, or one of a Histogram's locked
 // shards) shares with Interval. The writer records into the tally cur, and
 // Interval takes that tally by swapping a spare one in, without the
-// writer's help. The writer therefore says what it is doing, with stores
-// whose order Interval relies on:
+// writer's help. So each record says what it does, with plain stores in
+// this order (publish_*.go says why the order holds):
 //
-//	seq    = s+1 (s+3 for a record of another kind, named by jkind)
-//	t      = cur                             // after seq, see below
-//	jlo    = the sum of t after this span
-//	jhi, jx = its top word, t.unknownCPU after it // in a record of another kind
-//	jmark  = the count after this span, t.gen, s+1 (or s+3)
-//	t.counts[i], t.lo, t.max, t.min, or the count of the record's kind
-//	seq    = s+4
+//	seq   = a                 // a new number: a%4 == 1, or 3 for a record
+//	                          // of another kind than a span (put)
+//	jd    = the span, jkind = its kind (where a%4 == 3)
+//	t     = cur               // a load, after seq: see below
+//	jlo   = t's sum after it, jhi and jx = its top word and t.unknownCPU
+//	        after it (where a%4 == 3)
+//	jmark = the count it leaves, t's generation, a
+//	then its stores to t: the count of its bucket or kind, the sum, max, min
 //
-// with jd (the span) and jkind stored before the first seq. A record that
-// finds t cannot take it (a bucket is full, the Recorder is closed, or, for
-// s+1, the span is negative or its sum carries) stores seq = s+4 before
-// any of the journal and goes to slow.
+// Nothing is stored when a record ends: the next one's seq says it has. A
+// record that finds t cannot take it (a full bucket or count, a closed
+// Recorder, or where a%4 == 1 a negative span or a sum that carries)
+// returns before jlo, and slow begins another record.
 //
-// Interval swaps cur, and then, where the writer's stores may pass its
-// loads (plain stores on amd64), makes every thread of the process pass
-// through a full barrier (Histogram.barrier). After that, a
-// record whose first seq Interval does not see loads cur after the swap and
-// writes the new tally; one whose seq it sees is one record, R, which may
-// write either tally, and nothing else writes the old one. Interval copies
-// the old tally and then loads jmark:
-//   - where jmark is not R's, no store of R after the journal was visible
-//     during the copy, so the copy is exact without R; Interval keeps the
-//     old tally aside until R is done and then adds R where R wrote the
-//     old one (its count there changed), else leaves R to the new one;
-//   - where jmark is R's and names the new tally's phase, the old one is
-//     exact as copied;
-//   - where jmark is R's and names the old tally's phase, Interval sets the
-//     copy's words R writes to jmark's and jlo's values (after R) and its
-//     bounds to include jd: R is in this Interval, and the old tally waits
-//     aside until R is done, since R may still write it.
+// Interval loads seq, swaps cur for a spare and then makes every thread of
+// the process pass a full barrier (Histogram.barrier). After that, a
+// record whose seq Interval does not see loads cur after the swap; the one
+// whose seq it sees, R, may write either tally, and every record before R
+// has ended and is visible. Interval copies the old tally and then reads
+// the journal, and seq again: where seq has moved, R has ended and the old
+// tally is complete, so it takes it whole. Otherwise:
+//   - where jmark is not R's, none of R's stores to a tally was visible
+//     during the copy, so the copy is exact without R. The old tally waits
+//     aside: once a later record begins, R has ended, and where the words
+//     R changes (wordsOf) differ from the copy's, R wrote there, and they
+//     say what R recorded. Where jmark becomes R's first, it names R's
+//     tally, and R goes to that Interval.
+//   - where jmark is R's and names another tally, the old one is exact as
+//     copied, and R belongs to the tally it names.
+//   - where jmark is R's and names the old tally, the copy takes the values
+//     R leaves there (jmark's count, jlo and the others, jd for the
+//     bounds): R is in this Interval, and the old tally waits aside until a
+//     later record begins, since R may still write it.
 //
-// If seq has changed by the end of the copy, R is done and the old tally is
-// complete: Interval copies it again. So every span is in exactly one
-// Interval, and Interval never waits for a writer.
+// A tally waits aside only while R is the writer's last record, so at most
+// two do, and with the one installed R has three candidates, which their
+// generations, counted modulo 4, tell apart. So every span is in exactly
+// one Interval, and Interval never waits for a writer.
 type rec struct {
 	// The writer's words, in one cache line with cur, which nothing else
 	// shares: the padding on each side keeps neighbouring objects off it.
