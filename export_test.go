@@ -35,3 +35,7 @@ func TightestBracket(raw func() int64) Tickdelta {
 	b, _, _, _ := clockPair{counter: readBothWays, raw: raw}.tightest(maxBrackets)
 	return b.width
 }
+
+// EnvCount returns the count an environment variable sets for a test, or
+// its default (see envCount).
+var EnvCount = envCount

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,13 +23,7 @@ func TestIntervalLosesNothing(t *testing.T) {
 	if raceEnabled {
 		perWriter = 100_000
 	}
-	if v := os.Getenv("COUNTER_NOLOSS_SPANS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1000 {
-			t.Fatalf("COUNTER_NOLOSS_SPANS=%q: want a count of at least 1000", v)
-		}
-		perWriter = n
-	}
+	perWriter = counter.EnvCount(t, "COUNTER_NOLOSS_SPANS", perWriter)
 	h := counter.NewHistogram()
 	var (
 		writers sync.WaitGroup

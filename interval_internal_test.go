@@ -23,6 +23,21 @@ func barriersHere() []barrier {
 	return []barrier{stopTheWorld}
 }
 
+// envCount returns the count the environment variable name sets, or def
+// where it is unset; a test that finds anything else than a count of at
+// least 1,000 fails.
+func envCount(t testing.TB, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1000 {
+		t.Fatalf("%s=%q: want a count of at least 1000", name, v)
+	}
+	return n
+}
+
 func (b barrier) String() string {
 	return [...]string{"none", "membarrier", "stop the world"}[b]
 }
@@ -40,13 +55,7 @@ func TestIntervalExactUnderEachBarrier(t *testing.T) {
 	if raceBuild {
 		per = 40_000
 	}
-	if v := os.Getenv("COUNTER_BARRIER_SPANS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1000 {
-			t.Fatalf("COUNTER_BARRIER_SPANS=%q: want a count of at least 1000", v)
-		}
-		per = n
-	}
+	per = envCount(t, "COUNTER_BARRIER_SPANS", per)
 	// span returns writer w's i-th record: a span, or every 97th a negative
 	// span, every 89th a migrated one and every 83rd one of an unknown CPU.
 	span := func(w, i int) (d Tickdelta, from, to int) {
@@ -357,13 +366,7 @@ func TestDroppedRecordersAreFreed(t *testing.T) {
 		return m.HeapAlloc
 	}
 	base := heap()
-	n := 20_000
-	if v := os.Getenv("COUNTER_DROPPED"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n < 1000 {
-			t.Fatalf("COUNTER_DROPPED=%q: want a count of at least 1000", v)
-		}
-	}
+	n := envCount(t, "COUNTER_DROPPED", 20_000)
 	for i := range n {
 		r := h.Recorder()
 		r.Record(Tickdelta(i))

@@ -7,9 +7,10 @@ import (
 )
 
 // A Recorder counts spans into its [Histogram] from one goroutine at a time,
-// with plain loads and stores: no atomic read-modify-write, no lock and no
-// allocation while it records (on amd64 not even a fence; elsewhere its
-// stores are store-releases, which cost about as much as plain ones).
+// with plain loads and stores: no atomic read-modify-write, no lock, no
+// fence and no allocation while it records. (That is on amd64; on arm64 its
+// stores are store-releases, and elsewhere and in race builds Go's atomic
+// stores.)
 // [Histogram.Interval] takes what it has recorded without its help, whatever
 // its goroutine is doing, so a goroutine may record and then block, sleep or
 // end. A Recorder keeps one tally of 29 KB of counts (a 32 KB allocation),
