@@ -51,9 +51,9 @@ func (b barrier) String() string {
 // end they hold every record exactly once, with exact sums and bounds.
 // COUNTER_BARRIER_SPANS sets the records of each writer.
 func TestIntervalExactUnderEachBarrier(t *testing.T) {
-	per := 400_000
+	per := 200_000
 	if raceBuild {
-		per = 40_000
+		per = 20_000
 	}
 	per = envCount(t, "COUNTER_BARRIER_SPANS", per)
 	// span returns writer w's i-th record: a span, or every 97th a negative
@@ -351,7 +351,7 @@ func inFlightCase(t *testing.T, name string, kind uint64, slow bool, d Tickdelta
 // a few spans, never closed, and takes Intervals meanwhile, as a service
 // that takes a Recorder per request would: every span arrives, and once the
 // garbage collector has run, the heap is back within 1 MB of where it
-// started. COUNTER_DROPPED sets how many (20,000; CI drops 100,000).
+// started. COUNTER_DROPPED sets how many (10,000; CI drops 100,000).
 func TestDroppedRecordersAreFreed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("creates 100,000 Recorders")
@@ -366,7 +366,7 @@ func TestDroppedRecordersAreFreed(t *testing.T) {
 		return m.HeapAlloc
 	}
 	base := heap()
-	n := envCount(t, "COUNTER_DROPPED", 20_000)
+	n := envCount(t, "COUNTER_DROPPED", 10_000)
 	for i := range n {
 		r := h.Recorder()
 		r.Record(Tickdelta(i))
