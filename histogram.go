@@ -31,8 +31,8 @@ import (
 // a goroutine has used (it has 4·GOMAXPROCS locks as NewHistogram found
 // it, rounded up to a power of two, at least 8 and at most 1024) and for
 // each Recorder, as many spare tallies at most, which Interval exchanges for
-// the ones it takes, and two [Snapshot]s of about 58 KB, for what closed
-// Recorders leave and for Interval's work. Its methods allocate only to
+// the ones it takes, a [Snapshot] of about 58 KB for what closed Recorders
+// leave, and one more tally that Interval copies into. Its methods allocate only to
 // make a tally: for a new Recorder, for a lock on its first use, for the
 // first Intervals that take a tally from a writer, and where a bucket fills
 // (2³²−1 spans of one bucket between two Intervals).
