@@ -1,6 +1,7 @@
 package counter_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -169,50 +170,54 @@ func BenchmarkRecorderUnderInterval(b *testing.B) {
 }
 
 // BenchmarkIntervalOf64 takes an Interval of a Histogram with 64
-// Recorders, 62 of which recorded once and are idle, while two goroutines
-// record flat out through the other two: what a reporter pays, and how
-// long it holds nothing up for. It reports the median and the 99th
-// percentile of an Interval's time (p50-µs, p99-µs).
+// Recorders, all but two or four of which recorded once and are idle, while
+// two or four goroutines record flat out through the others: what a
+// reporter pays, and how long it holds nothing up for. It reports the
+// median and the 99th percentile of an Interval's time (p50-µs, p99-µs).
 func BenchmarkIntervalOf64(b *testing.B) {
-	h := counter.NewHistogram()
-	for i := range 62 {
-		r := h.Recorder()
-		r.Record(spans[i])
-		defer r.Close()
-	}
-	var s counter.Snapshot
-	h.Interval(&s)
-	stop := make(chan struct{})
-	var writers sync.WaitGroup
-	for w := range 2 {
-		writers.Go(func() {
-			r := h.Recorder()
-			defer r.Close()
-			for i := w; ; i++ {
-				if i&1023 == 0 {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-				}
-				r.Record(spans[i&1023])
+	for _, writers := range []int{2, 4} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			h := counter.NewHistogram()
+			for i := range 64 - writers {
+				r := h.Recorder()
+				r.Record(spans[i])
+				defer r.Close()
 			}
+			var s counter.Snapshot
+			h.Interval(&s)
+			stop := make(chan struct{})
+			var wg sync.WaitGroup
+			for w := range writers {
+				wg.Go(func() {
+					r := h.Recorder()
+					defer r.Close()
+					for i := w; ; i++ {
+						if i&1023 == 0 {
+							select {
+							case <-stop:
+								return
+							default:
+							}
+						}
+						r.Record(spans[i&1023])
+					}
+				})
+			}
+			took := make([]time.Duration, 0, 1<<16)
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				h.Interval(&s)
+				if len(took) < cap(took) {
+					took = append(took, time.Since(t0))
+				}
+			}
+			close(stop)
+			wg.Wait()
+			b.ReportMetric(float64(percentile(took, 0.5).Nanoseconds())/1e3, "p50-µs")
+			b.ReportMetric(float64(percentile(took, 0.99).Nanoseconds())/1e3, "p99-µs")
 		})
 	}
-	took := make([]time.Duration, 0, 1<<16)
-	b.ReportAllocs()
-	for b.Loop() {
-		t0 := time.Now()
-		h.Interval(&s)
-		if len(took) < cap(took) {
-			took = append(took, time.Since(t0))
-		}
-	}
-	close(stop)
-	writers.Wait()
-	b.ReportMetric(float64(percentile(took, 0.5).Nanoseconds())/1e3, "p50-µs")
-	b.ReportMetric(float64(percentile(took, 0.99).Nanoseconds())/1e3, "p99-µs")
 }
 
 // percentile returns the q-th quantile of ds, which it sorts.
