@@ -346,13 +346,13 @@ func TestHistogramDoesNotAllocate(t *testing.T) {
 // gaps, and a reporter that takes an Interval in each gap and others
 // during the bursts. An Interval in a gap holds exactly the requests
 // completed since the last one; one during a burst holds at least those
-// completed before it was called and at most those completed by its
+// completed before it was called and at most those begun by its
 // return; and over all of them every request is counted once.
 func TestWorkerBurstsAndIdleGaps(t *testing.T) {
 	h := counter.NewHistogram()
 	c := counter.Monotonic()
 	requests := make(chan func())
-	var completed atomic.Uint64
+	var begun, completed atomic.Uint64
 	var wg sync.WaitGroup
 	wg.Go(func() { // the worker, as the README writes it
 		r := h.Recorder()
@@ -360,6 +360,7 @@ func TestWorkerBurstsAndIdleGaps(t *testing.T) {
 		for handle := range requests {
 			start := c.Now()
 			handle()
+			begun.Add(1)
 			r.Record(c.Now().Sub(start))
 			completed.Add(1)
 		}
@@ -369,7 +370,7 @@ func TestWorkerBurstsAndIdleGaps(t *testing.T) {
 	interval := func() (lo, hi uint64) {
 		lo = completed.Load()
 		h.Interval(&s)
-		hi = completed.Load()
+		hi = begun.Load()
 		taken += s.Count()
 		return lo, hi
 	}
@@ -386,7 +387,7 @@ func TestWorkerBurstsAndIdleGaps(t *testing.T) {
 			requests <- func() { work(); close(done) }
 			if i%97 == 0 {
 				if lo, hi := interval(); taken < lo || taken > hi {
-					t.Fatalf("burst %d: an Interval during it brought the count to %d; %d requests had completed when it was called and %d when it returned", burst, taken, lo, hi)
+					t.Fatalf("burst %d: an Interval during it brought the count to %d; %d requests had completed when it was called and %d begun when it returned", burst, taken, lo, hi)
 				}
 			}
 			<-done
