@@ -277,9 +277,9 @@ type Bucket struct {
 
 // Buckets returns the Snapshot's buckets that hold a span, from the
 // shortest spans to the longest: to build another library's histogram from
-// it (examples/export in this repository builds HdrHistogram's and
-// Prometheus's). Within a bucket, spans count as its middle,
-// Min + (Max−Min+1)/2.
+// it (the modules under export/ in this repository build Prometheus's,
+// OpenTelemetry's and HdrHistogram's). Within a bucket, spans count as its
+// middle, Min + (Max−Min+1)/2.
 func (s *Snapshot) Buckets() iter.Seq[Bucket] {
 	return func(yield func(Bucket) bool) {
 		for i, c := range &s.counts {

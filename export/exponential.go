@@ -1,0 +1,69 @@
+package export
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// An Exponential numbers the buckets of an exponential histogram, as
+// OpenTelemetry's exponential histograms and Prometheus's native histograms
+// both lay them out: at scale s, the base is b = 2^(2^−s), and bucket i
+// holds the values in (bⁱ, bⁱ⁺¹]. Each bucket's upper bound is b times its
+// lower, a relative width of b−1: 2^(2^−s)−1, which is 0.54% at scale 7
+// and 9.1% at scale 3. OpenTelemetry numbers the buckets so; Prometheus's
+// native bucket of key k is bucket k−1 here, and its schema is the scale.
+//
+// The zero Exponential is scale 0, base 2.
+type Exponential struct {
+	scale int32
+	// bounds[j] is the lower bound of the j-th bucket of a doubling, as a
+	// fraction that math.Frexp returns: 2^(j/2^scale − 1). Only for
+	// positive scales.
+	bounds []float64
+}
+
+// NewExponential returns the numbering at the given scale, which must be from
+// −4 to 8, the schemas Prometheus's native histograms allow and a subset of
+// OpenTelemetry's. It makes a table of 2^scale bounds for a positive scale.
+func NewExponential(scale int32) (Exponential, error) {
+	if scale < -4 || scale > 8 {
+		return Exponential{}, fmt.Errorf("export: an exponential scale must be from -4 to 8, not %d", scale)
+	}
+	e := Exponential{scale: scale}
+	if scale > 0 {
+		n := 1 << scale
+		e.bounds = make([]float64, n)
+		for j := range e.bounds {
+			e.bounds[j] = math.Exp2(float64(j)/float64(n) - 1)
+		}
+	}
+	return e, nil
+}
+
+// Scale returns the numbering's scale.
+func (e Exponential) Scale() int32 { return e.scale }
+
+// Index returns the index of the bucket that holds v, which must be positive
+// and finite: the i for which bⁱ < v ≤ bⁱ⁺¹. Powers of two are exactly at a
+// bucket's top; a value within a rounding error of any other bound may go to
+// the bucket on either side of it. Index takes a binary search of 2^scale
+// bounds at a positive scale and a shift at the others.
+func (e Exponential) Index(v float64) int32 {
+	frac, exp := math.Frexp(v) // v = frac·2^exp, frac in [0.5, 1)
+	if e.scale > 0 {
+		// Prometheus's key: the bounds below frac, plus the doublings below.
+		key := sort.SearchFloat64s(e.bounds, frac) + (exp-1)*len(e.bounds)
+		return int32(key - 1)
+	}
+	if frac == 0.5 {
+		exp-- // a power of two is the top of its bucket
+	}
+	// Each bucket spans 2^−scale doublings: round the doubling up.
+	return int32((exp+1<<-e.scale-1)>>-e.scale) - 1
+}
+
+// Lower returns the lower bound bⁱ of bucket i, which that bucket leaves out.
+func (e Exponential) Lower(i int32) float64 {
+	return math.Exp2(math.Ldexp(float64(i), -int(e.scale)))
+}

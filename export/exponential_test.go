@@ -1,0 +1,89 @@
+package export_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+)
+
+// TestExponentialIndex checks Index against the definition, bⁱ < v ≤ bⁱ⁺¹,
+// at every scale, for values across the float64 range that seconds take
+// and for every power of two among them, which must be exactly at a top.
+func TestExponentialIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for scale := int32(-4); scale <= 8; scale++ {
+		e, err := export.NewExponential(scale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Scale() != scale {
+			t.Fatalf("Scale %d, want %d", e.Scale(), scale)
+		}
+		check := func(v float64) {
+			i := e.Index(v)
+			lo, hi := e.Lower(i), e.Lower(i+1)
+			// A bound that is not a power of two is irrational and rounded:
+			// a value within a few ulps of it may go either side.
+			const slack = 4e-16
+			if !(lo < v*(1+slack) && v <= hi*(1+slack)) {
+				t.Fatalf("scale %d: %v in bucket %d, (%v, %v]", scale, v, i, lo, hi)
+			}
+		}
+		for range 20_000 {
+			check(math.Exp2(-45 + 70*r.Float64()))
+		}
+		for k := -45; k <= 25; k++ {
+			v := math.Ldexp(1, k)
+			check(v)
+			// A power of two whose exponent the bucket width divides is
+			// exactly the top of a bucket.
+			if scale >= 0 || k%(1<<-scale) == 0 {
+				i := e.Index(v)
+				if e.Lower(i+1) != v {
+					t.Errorf("scale %d: 2^%d in bucket %d, whose top is %v", scale, k, i, e.Lower(i+1))
+				}
+			}
+		}
+	}
+	for _, bad := range []int32{-5, 9, math.MaxInt32, math.MinInt32} {
+		if _, err := export.NewExponential(bad); err == nil {
+			t.Errorf("scale %d: no error", bad)
+		}
+	}
+}
+
+// TestSeconds checks the conversion to seconds, and that the zero rate
+// converts every span to 0.
+func TestSeconds(t *testing.T) {
+	r, err := counter.NewTickRate(2_500_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		d    counter.Tickdelta
+		want float64
+	}{{0, 0}, {1, 4e-10}, {2_500_000_000, 1}, {-5, -2e-9}, {math.MaxInt64, float64(math.MaxInt64) / 2.5e9}} {
+		if got := export.Seconds(tc.d, r); got != tc.want {
+			t.Errorf("Seconds(%d) = %v, want %v", tc.d, got, tc.want)
+		}
+		if got := export.Seconds(tc.d, counter.TickRate{}); got != 0 {
+			t.Errorf("Seconds(%d) at the zero rate = %v", tc.d, got)
+		}
+	}
+	h := counter.NewHistogram()
+	h.Record(math.MaxInt64 / 2)
+	h.Record(math.MaxInt64 / 2)
+	h.Record(math.MaxInt64 / 2)
+	var s counter.Snapshot
+	h.Interval(&s)
+	// The sum is past MaxInt64: SumSeconds takes it from the mean.
+	if got, want := export.SumSeconds(&s, r), 3*float64(math.MaxInt64/2)/2.5e9; math.Abs(got-want) > want*1e-15 {
+		t.Errorf("SumSeconds of a sum past 2⁶³: %v, want %v", got, want)
+	}
+	if got := export.SumSeconds(&s, counter.TickRate{}); got != 0 {
+		t.Errorf("SumSeconds at the zero rate: %v", got)
+	}
+}

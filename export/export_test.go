@@ -1,0 +1,146 @@
+package export_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+)
+
+// A distribution is a named way to draw n spans, and the most spans a test
+// draws from it.
+type distribution struct {
+	name  string
+	spans func(r *rand.Rand, n int) []counter.Tickdelta
+	most  int
+}
+
+var distributions = []distribution{
+	{"loguniform30to1e6", func(r *rand.Rand, n int) []counter.Tickdelta {
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
+		}
+		return s
+	}, 0},
+	{"narrow", func(r *rand.Rand, n int) []counter.Tickdelta {
+		// A tight peak near 5000 ticks, a few buckets of ours wide.
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(5000 + 40*r.NormFloat64())
+		}
+		return s
+	}, 0},
+	{"small", func(r *rand.Rand, n int) []counter.Tickdelta {
+		// Spans below 256 ticks, which both histograms hold exactly.
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(r.IntN(256))
+		}
+		return s
+	}, 0},
+	{"huge", func(r *rand.Rand, n int) []counter.Tickdelta {
+		// Spans from 2⁶¹ to 2^62.5: their sum is past MaxTickdelta.
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(math.Exp2(61 + 1.5*r.Float64()))
+		}
+		return s
+	}, 4000}, // A tally's 64-bit sum holds about four such spans, and each
+	// Recorder hands over a 29 KB tally when its sum is full: 100,000 of
+	// them took 800 MB until Interval.
+}
+
+// size returns n, or the distribution's most where it is less.
+func (d distribution) size(n int) int {
+	if d.most > 0 {
+		return min(n, d.most)
+	}
+	return n
+}
+
+// snapshotOf records spans into a new counter.Histogram, the first half
+// through a Recorder and the rest through Histogram.Record, and returns its
+// first interval.
+func snapshotOf(spans []counter.Tickdelta) *counter.Snapshot {
+	h := counter.NewHistogram()
+	r := h.Recorder()
+	for _, d := range spans[:len(spans)/2] {
+		r.Record(d)
+	}
+	r.Close()
+	for _, d := range spans[len(spans)/2:] {
+		h.Record(d)
+	}
+	var s counter.Snapshot
+	h.Interval(&s)
+	return &s
+}
+
+// sorted returns a sorted copy of spans.
+func sorted(spans []counter.Tickdelta) []counter.Tickdelta {
+	s := slices.Clone(spans)
+	slices.Sort(s)
+	return s
+}
+
+// within reports whether got is within rel·want of want (and both are
+// integers of ticks: an error below one tick is none).
+func within(got, want counter.Tickdelta, rel float64) bool {
+	return math.Abs(float64(got)-float64(want)) <= rel*float64(want)
+}
+
+// TestValues checks that Values stands for every span once, in order, each
+// within QuantileError, with the exact minimum and maximum at the ends.
+func TestValues(t *testing.T) {
+	for i, dist := range distributions {
+		t.Run(dist.name, func(t *testing.T) {
+			exact := sorted(dist.spans(rand.New(rand.NewPCG(uint64(i), 5)), dist.size(10_000)))
+			s := snapshotOf(exact)
+			var buckets int
+			for range s.Buckets() {
+				buckets++
+			}
+			var calls, seen int
+			prev := counter.Tickdelta(-1)
+			for v, c := range export.Values(s) {
+				calls++
+				if c == 0 || v < prev {
+					t.Fatalf("value %d of %d spans after %d", v, c, prev)
+				}
+				if calls == 1 && (v != exact[0] || c != 1) {
+					t.Errorf("first value %d of %d spans, want the minimum %d once", v, c, exact[0])
+				}
+				for k := range int(c) {
+					if x := exact[seen+k]; !within(v, x, counter.QuantileError) {
+						t.Fatalf("span %d counted at %d", x, v)
+					}
+				}
+				prev, seen = v, seen+int(c)
+			}
+			if seen != len(exact) || prev != exact[len(exact)-1] {
+				t.Errorf("%d spans up to %d, want %d up to %d", seen, prev, len(exact), exact[len(exact)-1])
+			}
+			if calls > buckets+2 {
+				t.Errorf("%d values for %d buckets", calls, buckets)
+			}
+		})
+	}
+	for _, spans := range [][]counter.Tickdelta{{7}, {1000, 1001}, {5, 5, 5}} {
+		var got []counter.Tickdelta
+		for v, c := range export.Values(snapshotOf(spans)) {
+			for range c {
+				got = append(got, v)
+			}
+		}
+		if !slices.Equal(got, spans) {
+			t.Errorf("Values of %v: %v", spans, got)
+		}
+	}
+	for range export.Values(snapshotOf(nil)) {
+		t.Error("a value of an empty snapshot")
+	}
+}

@@ -1,0 +1,105 @@
+package export
+
+import (
+	"sync"
+
+	"github.com/tickstamp/counter"
+)
+
+// A Source hands its reader the spans recorded since that reader's previous
+// call, as [counter.Histogram.Interval] does: a *counter.Histogram is a
+// Source, and so is a [Tap].
+type Source interface {
+	Interval(dst *counter.Snapshot)
+}
+
+// A Feed shares one Histogram among several readers. It is the Histogram's
+// only caller of Interval, and hands what each call takes to every [Tap]:
+// each Tap's Interval holds the spans recorded since that Tap's previous
+// Interval (since the Tap was made, for the first), as if it were the
+// Histogram's only reader. Make one with [NewFeed].
+//
+// A Feed holds a Snapshot of about 58 KB, and each Tap another. A Tap's
+// Interval takes the Histogram's Interval and merges what it took into
+// every Tap's Snapshot, so it costs a Histogram's Interval and a Merge for
+// each Tap. Its methods may be called from any goroutine; they take turns.
+type Feed struct {
+	h       *counter.Histogram
+	mu      sync.Mutex
+	scratch counter.Snapshot
+	taps    []*Tap
+}
+
+// NewFeed returns a Feed of h. From then on, h's own Interval must not be
+// called: spans it takes reach no Tap.
+func NewFeed(h *counter.Histogram) *Feed {
+	return &Feed{h: h}
+}
+
+// Tap returns a new reader of the Feed. Its first Interval holds the spans
+// recorded after Tap was called, and some recorded while it ran; none that
+// Tap had returned before. A Tap stays with the Feed until its Close.
+func (f *Feed) Tap() *Tap {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.take()
+	t := &Tap{f: f, open: true}
+	f.taps = append(f.taps, t)
+	return t
+}
+
+// take moves what the Histogram's Interval holds into every Tap's pending
+// Snapshot. f.mu is held.
+func (f *Feed) take() {
+	f.h.Interval(&f.scratch)
+	if f.scratch.Count() == 0 && f.scratch.Negative() == 0 && f.scratch.Migrated() == 0 {
+		return
+	}
+	for _, t := range f.taps {
+		t.pending.Merge(&f.scratch)
+	}
+}
+
+// A Tap is one reader of a [Feed]. It is a [Source].
+type Tap struct {
+	f       *Feed
+	open    bool
+	pending counter.Snapshot
+}
+
+// Interval fills dst with the spans recorded since the Tap's previous
+// Interval, as [counter.Histogram.Interval] does for a Histogram's only
+// reader: each span recorded before the call, and not in this Tap's earlier
+// Intervals, is in dst, whole. After Close it fills dst with an empty
+// Snapshot.
+func (t *Tap) Interval(dst *counter.Snapshot) {
+	f := t.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !t.open {
+		*dst = counter.Snapshot{}
+		return
+	}
+	f.take()
+	*dst = t.pending
+	t.pending = counter.Snapshot{}
+}
+
+// Close takes the Tap off its Feed: the Feed stops keeping spans for it.
+// Closing it again does nothing.
+func (t *Tap) Close() {
+	f := t.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !t.open {
+		return
+	}
+	t.open = false
+	t.pending = counter.Snapshot{}
+	for i, o := range f.taps {
+		if o == t {
+			f.taps = append(f.taps[:i], f.taps[i+1:]...)
+			break
+		}
+	}
+}

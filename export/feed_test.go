@@ -1,0 +1,105 @@
+package export_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+)
+
+// TestFeedTaps checks that each Tap sees every span recorded after it was
+// made, whatever the other Taps took, and nothing after Close.
+func TestFeedTaps(t *testing.T) {
+	h := counter.NewHistogram()
+	h.Record(1) // before the Feed: in no Tap
+	f := export.NewFeed(h)
+	a, b := f.Tap(), f.Tap()
+	h.Record(10)
+	var s counter.Snapshot
+	a.Interval(&s)
+	if s.Count() != 1 || s.Sum() != 10 {
+		t.Errorf("a: %d spans, sum %d; want the one of 10", s.Count(), s.Sum())
+	}
+	c := f.Tap() // after 10 was taken: c never sees it
+	h.Record(20)
+	h.Record(-3)
+	b.Interval(&s)
+	if s.Count() != 2 || s.Sum() != 30 || s.Negative() != 1 {
+		t.Errorf("b: %d spans, sum %d, %d negative; want 10 and 20, and one", s.Count(), s.Sum(), s.Negative())
+	}
+	c.Interval(&s)
+	if s.Count() != 1 || s.Sum() != 20 || s.Min() != 20 || s.Negative() != 1 {
+		t.Errorf("c: %d spans, sum %d; want the one of 20", s.Count(), s.Sum())
+	}
+	a.Interval(&s)
+	if s.Count() != 1 || s.Sum() != 20 {
+		t.Errorf("a: %d spans, sum %d; want the one of 20", s.Count(), s.Sum())
+	}
+	a.Close()
+	a.Close()
+	h.Record(30)
+	a.Interval(&s)
+	if s.Count() != 0 {
+		t.Errorf("a closed Tap holds %d spans", s.Count())
+	}
+	for _, tap := range []*export.Tap{b, c} {
+		tap.Interval(&s)
+		if s.Count() != 1 || s.Sum() != 30 {
+			t.Errorf("%d spans, sum %d; want the one of 30", s.Count(), s.Sum())
+		}
+	}
+}
+
+// TestFeedConcurrent has four writers record while three Taps read back to
+// back: each Tap's Intervals add up to every span, exactly.
+func TestFeedConcurrent(t *testing.T) {
+	h := counter.NewHistogram()
+	f := export.NewFeed(h)
+	taps := []*export.Tap{f.Tap(), f.Tap(), f.Tap()}
+	const writers, spans = 4, 50_000
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			r := h.Recorder()
+			defer r.Close()
+			for i := range spans {
+				r.Record(counter.Tickdelta(1 + w*spans + i))
+			}
+		})
+	}
+	totals := make([]counter.Snapshot, len(taps))
+	done := make(chan struct{})
+	var readers sync.WaitGroup
+	for i, tap := range taps {
+		readers.Go(func() {
+			var s counter.Snapshot
+			for {
+				select {
+				case <-done:
+					tap.Interval(&s)
+					totals[i].Merge(&s)
+					return
+				default:
+				}
+				tap.Interval(&s)
+				totals[i].Merge(&s)
+			}
+		})
+	}
+	wg.Wait()
+	close(done)
+	readers.Wait()
+	const n = writers * spans
+	for i := range totals {
+		if c, sum := totals[i].Count(), totals[i].Sum(); c != n || sum != n*(n+1)/2 || totals[i].Max() != n {
+			t.Errorf("tap %d: %d spans, sum %d, max %d; want %d, %d, %d", i, c, sum, totals[i].Max(), n, n*(n+1)/2, n)
+		}
+	}
+}
+
+// TestHistogramIsASource: a Histogram is read where a Tap is.
+func TestHistogramIsASource(t *testing.T) {
+	var _ export.Source = counter.NewHistogram()
+	var _ export.Source = export.NewFeed(counter.NewHistogram()).Tap()
+}
