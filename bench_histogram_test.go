@@ -16,7 +16,7 @@ import (
 // spans are 1024 spans spread evenly in the logarithm over 30 to 10⁶ ticks
 // (8 KB: with the structures recorded into, they fit a core's level-1
 // cache, which two vCPUs may share),
-// the spread of the side-by-side benchmarks in examples/export.
+// the spread of the side-by-side benchmarks of the bench module.
 var spans = func() (s [1024]counter.Tickdelta) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range s {

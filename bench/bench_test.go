@@ -1,4 +1,4 @@
-package export_test
+package bench_test
 
 // Side-by-side benchmarks of recording one span: counter's Histogram and
 // Recorder against HdrHistogram, Prometheus's classic and native
@@ -15,6 +15,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -26,7 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/tickstamp/counter"
-	"github.com/tickstamp/counter/examples/export"
+	"github.com/tickstamp/counter/export"
 )
 
 // spans are 1024 spans spread evenly in the logarithm over 30 to 10⁶ ticks
@@ -245,6 +246,17 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportMetric(float64(h.ByteSize()), "ByteSize")
 		})
 	}
+}
+
+// allocated returns the bytes f allocates, as runtime.MemStats.TotalAlloc
+// counts them.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 // A floorTally is the least state of a log-linear histogram of 128 buckets

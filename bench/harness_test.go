@@ -1,4 +1,4 @@
-package export_test
+package bench_test
 
 import (
 	"testing"

@@ -1,8 +1,6 @@
-module github.com/tickstamp/counter/examples/export
+module github.com/tickstamp/counter/bench
 
 go 1.26.0
-
-replace github.com/tickstamp/counter => ../..
 
 require (
 	github.com/DataDog/sketches-go v1.4.8
@@ -24,4 +22,9 @@ require (
 	github.com/valyala/histogram v1.2.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+replace (
+	github.com/tickstamp/counter => ..
+	github.com/tickstamp/counter/export/counterhdr => ../export/counterhdr
 )
