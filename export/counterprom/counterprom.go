@@ -1,0 +1,343 @@
+// Package counterprom exports a [counter.Histogram] to Prometheus: a
+// [Collector] that a program registers in one line,
+//
+//	prometheus.MustRegister(counterprom.New(h, c.Rate(), counterprom.Opts{Name: "request_duration_seconds"}))
+//
+// and that serves, on each scrape, the distribution of every span recorded
+// since it was made, in seconds: a histogram with classic buckets at the
+// bounds the program chose and, where it asks, native buckets, as
+// client_golang's own Histogram serves them. Negative spans and spans that
+// changed CPU, which a Histogram counts apart, are two counters beside it.
+//
+// # What a scrape holds
+//
+// Each scrape takes the spans recorded since the previous one with the
+// source's Interval and merges them into a Snapshot the Collector keeps, so
+// its counts never fall. The count is [counter.Snapshot.Count] and the sum
+// [export.SumSeconds], exact but for the conversion to a float64 of seconds.
+// Each span is counted at its value of [export.Values], which is within
+// [counter.QuantileError] of it, and that value's place among the bounds
+// says which buckets count it: a span x counts toward the classic bound b
+// where x ≤ b, but for spans within b·QuantileError of b, which may count on
+// either side of it. In native buckets of schema s, a quantile read at any
+// point of the right bucket is within 2^(2^−s)−1 of the Snapshot's: 0.54%
+// at schema 7, which a NativeHistogramBucketFactor of 1.01 picks.
+//
+// # Who calls Interval
+//
+// The Collector takes its spans through the Source's Interval, and each
+// span goes to one Interval call. Where the program also calls the
+// Histogram's Interval, for its own reports, the spans that call takes never
+// reach the Collector: its counts still never fall, but they miss those
+// spans. To read a Histogram both ways, or through two exporters, make an
+// [export.Feed] of it and give each reader its own [export.Tap].
+//
+// Several registries may scrape one Collector, and scrapes may overlap: a
+// Collector takes one scrape at a time, and each gets the counts up to its
+// own Interval.
+package counterprom
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// Opts says how a Collector names and buckets its histogram. Namespace,
+// Subsystem, Name, Help and ConstLabels are as in [prometheus.HistogramOpts];
+// Name is required.
+type Opts struct {
+	Namespace   string
+	Subsystem   string
+	Name        string
+	Help        string
+	ConstLabels prometheus.Labels
+
+	// Buckets are the upper bounds of the classic buckets, in seconds, in
+	// any order; the +Inf bucket is implicit. Where Buckets is nil and no
+	// native buckets are asked for, they are [prometheus.DefBuckets]; where
+	// native buckets are asked for, a nil Buckets means none. A bound that
+	// is NaN, or given twice, is an error.
+	Buckets []float64
+
+	// NativeHistogramBucketFactor asks for native buckets where it is above
+	// 1, as in prometheus.HistogramOpts: their schema is the coarsest, from
+	// −4 to 8, whose buckets grow by a factor of at most this one, and 8
+	// where none does: 1.1 picks schema 3, 1.01 schema 7. Every bucket that holds a span is exported;
+	// spans of 0 ticks are in the zero bucket, whose threshold is
+	// [prometheus.DefNativeHistogramZeroThreshold].
+	NativeHistogramBucketFactor float64
+}
+
+// Errors that New's Collector reports when it is registered.
+var (
+	ErrNoName    = errors.New("counterprom: Opts.Name is required")
+	ErrNoSource  = errors.New("counterprom: the source is nil")
+	ErrBadBounds = errors.New("counterprom: a bucket bound is NaN or given twice")
+	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN")
+)
+
+// A Collector is a [prometheus.Collector] of the spans of one Histogram,
+// or of any [export.Source]. Make one with [New].
+type Collector struct {
+	src     export.Source
+	rate    counter.TickRate
+	created time.Time
+	err     error // why the Collector collects nothing
+
+	hist, negative, migrated *prometheus.Desc
+	labels                   []*dto.LabelPair
+	bounds                   []float64 // sorted, without +Inf
+	native                   bool
+	exp                      export.Exponential
+
+	mu      sync.Mutex // held by one Collect at a time
+	total   counter.Snapshot
+	scratch counter.Snapshot
+}
+
+// New returns a Collector of the spans of src, a *counter.Histogram or an
+// [export.Tap], at the rate r, the Counter's that took them. It is the
+// Collector's first scrape that first takes src's Interval: spans recorded
+// before then are in it too, but for any an earlier Interval call took.
+//
+// New never fails: where the options are wrong (see the errors above, and
+// [export.ErrZeroRate] for the zero TickRate; a Name that Prometheus does
+// not allow is [prometheus.NewDesc]'s error), registering the Collector
+// returns the error, as it does for client_golang's own collectors.
+func New(src export.Source, r counter.TickRate, opts Opts) *Collector {
+	c := &Collector{src: src, rate: r, created: time.Now()}
+	name := prometheus.BuildFQName(opts.Namespace, opts.Subsystem, opts.Name)
+	c.hist = prometheus.NewDesc(name, opts.Help, nil, opts.ConstLabels)
+	c.negative = prometheus.NewDesc(name+"_negative_spans_total",
+		"Spans whose readings crossed, counted apart from "+name+".", nil, opts.ConstLabels)
+	c.migrated = prometheus.NewDesc(name+"_migrated_spans_total",
+		"Spans whose readings came from two CPUs, counted apart from "+name+".", nil, opts.ConstLabels)
+	c.labels = prometheus.MakeLabelPairs(c.hist, nil)
+	c.err = c.configure(src, r, opts)
+	return c
+}
+
+// configure checks the options and works out the buckets.
+func (c *Collector) configure(src export.Source, r counter.TickRate, opts Opts) error {
+	switch {
+	case opts.Name == "":
+		return ErrNoName
+	case src == nil:
+		return ErrNoSource
+	case r.Hertz() == 0:
+		return export.ErrZeroRate
+	case math.IsNaN(opts.NativeHistogramBucketFactor):
+		return ErrBadFactor
+	}
+	c.native = opts.NativeHistogramBucketFactor > 1
+	bounds := opts.Buckets
+	if bounds == nil && !c.native {
+		bounds = prometheus.DefBuckets
+	}
+	c.bounds = slices.DeleteFunc(slices.Clone(bounds), func(b float64) bool { return math.IsInf(b, 1) })
+	slices.Sort(c.bounds)
+	for i, b := range c.bounds {
+		if math.IsNaN(b) || i > 0 && b == c.bounds[i-1] {
+			return fmt.Errorf("%w: %v", ErrBadBounds, opts.Buckets)
+		}
+	}
+	if c.native {
+		var err error
+		c.exp, err = export.NewExponential(schema(opts.NativeHistogramBucketFactor))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// schema returns the coarsest schema, from −4 to 8, whose buckets grow by at
+// most the factor f > 1: the s for which 2^(2^−s) ≤ f < 2^(2^−(s−1)), or 8
+// where f < 2^(2^−8), or −4 where f ≥ 2^16.
+func schema(f float64) int32 {
+	s := -int32(math.Floor(math.Log2(math.Log2(f))))
+	return min(max(s, -4), 8)
+}
+
+// Describe sends the descriptions of the histogram and of its two counters,
+// or, where New's options were wrong, the error.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	if c.err != nil {
+		ch <- prometheus.NewInvalidDesc(c.err)
+		return
+	}
+	ch <- c.hist
+	ch <- c.negative
+	ch <- c.migrated
+}
+
+// Collect takes the spans recorded since the previous Collect, adds them to
+// the Collector's own, and sends the histogram of all of them and the two
+// counters. It waits for a Collect that is running to finish.
+func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	if c.err != nil {
+		ch <- prometheus.NewInvalidMetric(prometheus.NewInvalidDesc(c.err), c.err)
+		return
+	}
+	h, negative, migrated := c.collect()
+	ch <- h
+	for _, m := range []struct {
+		desc *prometheus.Desc
+		n    uint64
+	}{{c.negative, negative}, {c.migrated, migrated}} {
+		counter, err := prometheus.NewConstMetricWithCreatedTimestamp(m.desc, prometheus.CounterValue, float64(m.n), c.created)
+		if err != nil {
+			// A desc that Register refused; Collect called anyway.
+			counter = prometheus.NewInvalidMetric(m.desc, err)
+		}
+		ch <- counter
+	}
+}
+
+// collect takes an Interval and builds the histogram of the total.
+func (c *Collector) collect() (h *histogram, negative, migrated uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.src.Interval(&c.scratch)
+	c.total.Merge(&c.scratch)
+	return c.histogram(&c.total), c.total.Negative(), c.total.Migrated()
+}
+
+// histogram builds the exported histogram of s.
+func (c *Collector) histogram(s *counter.Snapshot) *histogram {
+	h := &histogram{desc: c.hist, labels: c.labels}
+	m := &h.m
+	m.SampleCount = proto.Uint64(s.Count())
+	m.SampleSum = proto.Float64(export.SumSeconds(s, c.rate))
+	m.CreatedTimestamp = timestamppb.New(c.created)
+
+	// in[i] counts the spans above bounds[i-1] and at most bounds[i].
+	in := make([]uint64, len(c.bounds)+1)
+	var b native
+	for v, n := range export.Values(s) {
+		sec := export.Seconds(v, c.rate)
+		in[sort.SearchFloat64s(c.bounds, sec)] += n
+		if !c.native {
+			continue
+		}
+		if v == 0 {
+			b.zero += n
+		} else {
+			// Prometheus's key is one above the bucket's index.
+			b.add(int(c.exp.Index(sec))+1, n)
+		}
+	}
+	// The buckets and their fields in four allocations, not three a bound.
+	m.Bucket = make([]*dto.Bucket, len(c.bounds))
+	buckets := make([]dto.Bucket, len(c.bounds))
+	counts := make([]uint64, len(c.bounds))
+	ubs := slices.Clone(c.bounds)
+	var cum uint64
+	for i := range c.bounds {
+		cum += in[i]
+		counts[i] = cum
+		buckets[i].CumulativeCount, buckets[i].UpperBound = &counts[i], &ubs[i]
+		m.Bucket[i] = &buckets[i]
+	}
+	if c.native {
+		m.Schema = proto.Int32(c.exp.Scale())
+		m.ZeroThreshold = proto.Float64(prometheus.DefNativeHistogramZeroThreshold)
+		m.ZeroCount = proto.Uint64(b.zero)
+		m.PositiveSpan, m.PositiveDelta = b.spans, b.deltas
+		if len(m.PositiveSpan) == 0 {
+			// A span of nothing marks the histogram native where it has
+			// no bucket, as client_golang marks its own.
+			m.PositiveSpan = []*dto.BucketSpan{{Offset: proto.Int32(0), Length: proto.Uint32(0)}}
+		}
+	}
+	return h
+}
+
+// native encodes native buckets as Prometheus does: spans of consecutive
+// keys, and each bucket's count as its difference from the one before.
+type native struct {
+	zero   uint64
+	spans  []*dto.BucketSpan
+	deltas []int64
+	key    int   // the key of the last bucket
+	count  int64 // and its count
+	slab   []span
+}
+
+// A span is a BucketSpan with its fields' storage, allocated in slabs.
+type span struct {
+	s      dto.BucketSpan
+	offset int32
+	length uint32
+}
+
+// newSpan starts a span at the offset.
+func (b *native) newSpan(offset int) {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]span, 0, 32)
+	}
+	b.slab = b.slab[:len(b.slab)+1] // not append: a BucketSpan is not copied
+	sp := &b.slab[len(b.slab)-1]
+	sp.offset = int32(offset)
+	sp.s.Offset, sp.s.Length = &sp.offset, &sp.length
+	b.spans = append(b.spans, &sp.s)
+	if b.deltas == nil {
+		b.deltas = make([]int64, 0, 256)
+	}
+}
+
+// add counts n spans in the bucket of the key, which is at least that of the
+// bucket before.
+func (b *native) add(key int, n uint64) {
+	if len(b.spans) > 0 && key == b.key {
+		b.count += int64(n)
+		b.deltas[len(b.deltas)-1] += int64(n)
+		return
+	}
+	switch gap := key - b.key - 1; {
+	case len(b.spans) == 0:
+		b.newSpan(key)
+	case gap > 2:
+		// A new span, whose offset is the gap after the last one.
+		b.newSpan(gap)
+	default:
+		// Fill a gap of one or two empty buckets within the span: fewer
+		// bytes than a new span.
+		for range gap {
+			b.deltas = append(b.deltas, -b.count)
+			b.count = 0
+			*b.spans[len(b.spans)-1].Length++
+		}
+	}
+	b.deltas = append(b.deltas, int64(n)-b.count)
+	b.count = int64(n)
+	b.key = key
+	*b.spans[len(b.spans)-1].Length++
+}
+
+// A histogram is one scrape's histogram, made whole before it is sent.
+type histogram struct {
+	desc   *prometheus.Desc
+	labels []*dto.LabelPair
+	m      dto.Histogram
+}
+
+func (h *histogram) Desc() *prometheus.Desc { return h.desc }
+
+func (h *histogram) Write(out *dto.Metric) error {
+	out.Label = h.labels
+	out.Histogram = &h.m
+	return nil
+}

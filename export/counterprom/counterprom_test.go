@@ -1,0 +1,561 @@
+package counterprom_test
+
+import (
+	"errors"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/counterprom"
+)
+
+const hz = 2_000_000_000 // 2 GHz: a tick is 0.5 ns
+
+func rate(t testing.TB) counter.TickRate {
+	r, err := counter.NewTickRate(hz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// spread returns n spans from 30 ticks to 10⁸, log-uniform, some of them 0:
+// about 2,000 of a Snapshot's buckets.
+func spread(seed uint64, n int) []counter.Tickdelta {
+	r := rand.New(rand.NewPCG(seed, 1))
+	s := make([]counter.Tickdelta, n)
+	for i := range s {
+		if r.IntN(100) == 0 {
+			continue
+		}
+		s[i] = counter.Tickdelta(30 * math.Pow(1e8/30, r.Float64()))
+	}
+	return s
+}
+
+// fixture is a Histogram read through a Feed: one Tap for the Collector
+// under test, one for the test's own Snapshot of the same spans.
+type fixture struct {
+	h    *counter.Histogram
+	mine *export.Tap
+	want counter.Snapshot // every span the test has taken from mine
+}
+
+func newFixture() (*fixture, *export.Tap) {
+	h := counter.NewHistogram()
+	f := export.NewFeed(h)
+	return &fixture{h: h, mine: f.Tap()}, f.Tap()
+}
+
+func (f *fixture) record(spans []counter.Tickdelta) {
+	r := f.h.Recorder()
+	defer r.Close()
+	for _, d := range spans {
+		r.Record(d)
+	}
+}
+
+// sync brings want up to date with every span recorded.
+func (f *fixture) sync() {
+	var s counter.Snapshot
+	f.mine.Interval(&s)
+	f.want.Merge(&s)
+}
+
+func gather(t *testing.T, g prometheus.Gatherer, name string) *dto.MetricFamily {
+	t.Helper()
+	mfs, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			return mf
+		}
+	}
+	t.Fatalf("no metric family %s among %d", name, len(mfs))
+	return nil
+}
+
+var bounds = []float64{1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.05}
+
+// checkClassic compares a classic histogram with the Snapshot's Values,
+// bucket by bucket.
+func checkClassic(t *testing.T, h *dto.Histogram, s *counter.Snapshot, r counter.TickRate) {
+	t.Helper()
+	if h.GetSampleCount() != s.Count() {
+		t.Errorf("count %d, Snapshot %d", h.GetSampleCount(), s.Count())
+	}
+	if got, want := h.GetSampleSum(), float64(s.Sum())/hz; math.Abs(got-want) > 1e-12*want {
+		t.Errorf("sum %v s, Snapshot %v s", got, want)
+	}
+	buckets := h.GetBucket()
+	if n := len(buckets); n > 0 && math.IsInf(buckets[n-1].GetUpperBound(), 1) {
+		// The text format writes the +Inf bucket out.
+		if buckets[n-1].GetCumulativeCount() != s.Count() {
+			t.Errorf("the +Inf bucket holds %d of %d", buckets[n-1].GetCumulativeCount(), s.Count())
+		}
+		buckets = buckets[:n-1]
+	}
+	if len(buckets) != len(bounds) {
+		t.Fatalf("%d buckets, want %d", len(buckets), len(bounds))
+	}
+	for i, b := range buckets {
+		var want uint64
+		for v, n := range export.Values(s) {
+			if float64(v)/hz <= bounds[i] {
+				want += n
+			}
+		}
+		if b.GetUpperBound() != bounds[i] || b.GetCumulativeCount() != want {
+			t.Errorf("bucket ≤%v: %d, want ≤%v: %d", b.GetUpperBound(), b.GetCumulativeCount(), bounds[i], want)
+		}
+	}
+}
+
+// nativeCounts decodes a native histogram's positive buckets, by key.
+func nativeCounts(t *testing.T, h *dto.Histogram) map[int]int64 {
+	t.Helper()
+	out := map[int]int64{}
+	key, count, d := 0, int64(0), 0
+	for i, sp := range h.GetPositiveSpan() {
+		if i == 0 {
+			key = int(sp.GetOffset())
+		} else {
+			key += int(sp.GetOffset())
+		}
+		for range sp.GetLength() {
+			count += h.GetPositiveDelta()[d]
+			d++
+			if count < 0 {
+				t.Fatalf("bucket %d has count %d", key, count)
+			}
+			if count > 0 {
+				out[key] = count
+			}
+			key++
+		}
+	}
+	if d != len(h.GetPositiveDelta()) {
+		t.Fatalf("%d deltas for spans of %d buckets", len(h.GetPositiveDelta()), d)
+	}
+	return out
+}
+
+// checkNative compares a native histogram of schema 7 with the Snapshot:
+// every value of Values in the bucket whose bounds hold it, and p50, p90,
+// p99 and p99.9 read from the buckets within 1% of the Snapshot's.
+func checkNative(t *testing.T, h *dto.Histogram, s *counter.Snapshot) {
+	t.Helper()
+	if h.GetSchema() != 7 {
+		t.Fatalf("schema %d, want 7", h.GetSchema())
+	}
+	got := nativeCounts(t, h)
+	want := map[int]int64{}
+	var zero uint64
+	for v, n := range export.Values(s) {
+		if v == 0 {
+			zero += n
+			continue
+		}
+		// The reference: the key k with 2^((k−1)/128) < x ≤ 2^(k/128).
+		x := float64(v) / hz
+		k := int(math.Ceil(math.Log2(x) * 128))
+		if lo := math.Exp2(float64(k-1) / 128); x <= lo && x > lo*(1-1e-14) {
+			k-- // Log2 rounded up across the lower bound
+		}
+		want[k] += int64(n)
+	}
+	if h.GetZeroCount() != zero {
+		t.Errorf("zero bucket %d, want %d", h.GetZeroCount(), zero)
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d native buckets hold spans, want %d", len(got), len(want))
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("native bucket %d: %d, want %d", k, got[k], n)
+		}
+	}
+	keys := make([]int, 0, len(got))
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, q := range []float64{0.5, 0.9, 0.99, 0.999} {
+		rank := uint64(math.Ceil(q * float64(s.Count())))
+		seen := zero
+		var lo, hi float64 // the bounds of the bucket of that rank
+		for _, k := range keys {
+			if seen >= rank {
+				break
+			}
+			seen += uint64(got[k])
+			lo, hi = math.Exp2(float64(k-1)/128), math.Exp2(float64(k)/128)
+		}
+		snap := float64(s.Quantile(q)) / hz
+		for _, est := range []float64{lo, hi} {
+			if math.Abs(est-snap) > 0.01*snap {
+				t.Errorf("p%v: the native bucket (%v, %v] is not within 1%% of the Snapshot's %v", q*100, lo, hi, snap)
+			}
+		}
+	}
+}
+
+// TestRegistry gathers a Collector through a Registry, twice, with spans
+// recorded between, and compares each histogram with the Snapshot of every
+// span recorded so far: the counts are cumulative.
+func TestRegistry(t *testing.T) {
+	f, tap := newFixture()
+	c := counterprom.New(tap, rate(t), counterprom.Opts{
+		Namespace: "app", Name: "handle_seconds", Help: "How long a request takes.",
+		ConstLabels: prometheus.Labels{"route": "/a"},
+		Buckets:     bounds, NativeHistogramBucketFactor: 1.01,
+	})
+	reg := prometheus.NewPedanticRegistry()
+	if err := reg.Register(c); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		f.record(spread(uint64(round), 50_000))
+		f.sync()
+		mf := gather(t, reg, "app_handle_seconds")
+		if mf.GetType() != dto.MetricType_HISTOGRAM || len(mf.GetMetric()) != 1 {
+			t.Fatalf("%v", mf)
+		}
+		m := mf.GetMetric()[0]
+		if l := m.GetLabel(); len(l) != 1 || l[0].GetName() != "route" || l[0].GetValue() != "/a" {
+			t.Errorf("labels %v", l)
+		}
+		checkClassic(t, m.GetHistogram(), &f.want, rate(t))
+		checkNative(t, m.GetHistogram(), &f.want)
+		if m.GetHistogram().GetCreatedTimestamp() == nil {
+			t.Error("no created timestamp")
+		}
+	}
+	if problems, err := testutil.GatherAndLint(reg); err != nil || len(problems) > 0 {
+		t.Errorf("lint: %v %v", problems, err)
+	}
+}
+
+// TestApart checks that negative and migrated spans are counters of their
+// own, cumulative, and in no bucket.
+func TestApart(t *testing.T) {
+	h := counter.NewHistogram()
+	c := counterprom.New(h, rate(t), counterprom.Opts{Name: "op_seconds", Buckets: bounds})
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(c)
+	r := h.Recorder()
+	r.Record(-5)
+	r.RecordCPU(100, 0, 1)
+	r.RecordCPU(200, 2, 2)
+	h.Record(-1)
+	if n := testutil.CollectAndCount(c); n != 3 {
+		t.Errorf("%d metrics, want 3", n)
+	}
+	r.RecordCPU(-7, 3, 1) // a migrated span, whatever its sign
+	r.Close()
+	want := `
+# HELP op_seconds_migrated_spans_total Spans whose readings came from two CPUs, counted apart from op_seconds.
+# TYPE op_seconds_migrated_spans_total counter
+op_seconds_migrated_spans_total 2
+# HELP op_seconds_negative_spans_total Spans whose readings crossed, counted apart from op_seconds.
+# TYPE op_seconds_negative_spans_total counter
+op_seconds_negative_spans_total 2
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want),
+		"op_seconds_negative_spans_total", "op_seconds_migrated_spans_total"); err != nil {
+		t.Error(err)
+	}
+	mf := gather(t, reg, "op_seconds")
+	if hist := mf.GetMetric()[0].GetHistogram(); hist.GetSampleCount() != 1 || hist.GetSampleSum() != 200.0/hz {
+		t.Errorf("count %d, sum %v: want the one span of 200 ticks", hist.GetSampleCount(), hist.GetSampleSum())
+	}
+}
+
+// TestNothingRecorded scrapes a Collector of an empty Histogram.
+func TestNothingRecorded(t *testing.T) {
+	for _, factor := range []float64{0, 1.1} {
+		reg := prometheus.NewPedanticRegistry()
+		reg.MustRegister(counterprom.New(counter.NewHistogram(), rate(t), counterprom.Opts{Name: "idle_seconds", Buckets: bounds, NativeHistogramBucketFactor: factor}))
+		for range 2 {
+			h := gather(t, reg, "idle_seconds").GetMetric()[0].GetHistogram()
+			if h.GetSampleCount() != 0 || h.GetSampleSum() != 0 || len(h.GetBucket()) != len(bounds) {
+				t.Errorf("factor %v: %v", factor, h)
+			}
+			for _, b := range h.GetBucket() {
+				if b.GetCumulativeCount() != 0 {
+					t.Errorf("factor %v: bucket %v", factor, b)
+				}
+			}
+			if native := factor > 1; native != (h.Schema != nil) || native && len(h.GetPositiveSpan()) != 1 {
+				t.Errorf("factor %v: schema %v, spans %v", factor, h.Schema, h.GetPositiveSpan())
+			}
+		}
+	}
+}
+
+// TestDefaultBuckets: with no bounds and no native buckets, the classic
+// buckets are Prometheus's defaults; with native ones, there are none.
+func TestDefaultBuckets(t *testing.T) {
+	for _, tc := range []struct {
+		factor float64
+		want   []float64
+	}{{0, prometheus.DefBuckets}, {1.01, nil}} {
+		reg := prometheus.NewPedanticRegistry()
+		reg.MustRegister(counterprom.New(counter.NewHistogram(), rate(t), counterprom.Opts{Name: "d_seconds", NativeHistogramBucketFactor: tc.factor}))
+		h := gather(t, reg, "d_seconds").GetMetric()[0].GetHistogram()
+		var got []float64
+		for _, b := range h.GetBucket() {
+			got = append(got, b.GetUpperBound())
+		}
+		if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+			t.Errorf("factor %v: bounds %v, want %v", tc.factor, got, tc.want)
+		}
+	}
+}
+
+// TestSchema checks the schema a bucket factor picks against its
+// definition: the least s from −4 with 2^(2^−s) ≤ factor, at most 8.
+func TestSchema(t *testing.T) {
+	for _, factor := range []float64{1.0001, 1.001, 1.003, 1.005, 1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 4, 16, 1e6, 1e300} {
+		want := int32(8)
+		for s := int32(-4); s <= 8; s++ {
+			if math.Exp2(math.Exp2(-float64(s))) <= factor {
+				want = s
+				break
+			}
+		}
+		h := counter.NewHistogram()
+		h.Record(1000)
+		reg := prometheus.NewPedanticRegistry()
+		reg.MustRegister(counterprom.New(h, rate(t), counterprom.Opts{Name: "s_seconds", NativeHistogramBucketFactor: factor}))
+		if got := gather(t, reg, "s_seconds").GetMetric()[0].GetHistogram().GetSchema(); got != want {
+			t.Errorf("factor %v: schema %d, want %d", factor, got, want)
+		}
+	}
+}
+
+// TestNativeGaps checks the encoding of native buckets with gaps of every
+// size between them, and several values in one bucket.
+func TestNativeGaps(t *testing.T) {
+	h := counter.NewHistogram()
+	f := export.NewFeed(h)
+	reg := prometheus.NewPedanticRegistry()
+	r, err := counter.NewTickRate(1 << 31)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.MustRegister(counterprom.New(f.Tap(), r, counterprom.Opts{Name: "g_seconds", NativeHistogramBucketFactor: 2}))
+	// Keys at schema 0 are doublings: at 2³¹ Hz, 2^k ticks is 2^(k−31) s,
+	// the top of key k−31. Spans below 256 ticks and the largest are
+	// exported exactly.
+	for _, d := range []counter.Tickdelta{1, 2, 3, 4, 16, 128, 128, 1 << 20} {
+		h.Record(d)
+	}
+	h.Record(0)
+	late := f.Tap()
+	hist := gather(t, reg, "g_seconds").GetMetric()[0].GetHistogram()
+	var s counter.Snapshot
+	if late.Interval(&s); s.Count() != 0 {
+		t.Fatalf("a Tap made after the spans holds %d", s.Count())
+	}
+	if hist.GetSchema() != 0 || hist.GetZeroCount() != 1 {
+		t.Fatalf("schema %d, zero %d", hist.GetSchema(), hist.GetZeroCount())
+	}
+	want := map[int]int64{0 - 31: 1, 1 - 31: 1, 2 - 31: 2, 4 - 31: 1, 7 - 31: 2, 20 - 31: 1}
+	got := nativeCounts(t, hist)
+	if len(got) != len(want) {
+		t.Errorf("buckets %v, want %v", got, want)
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("buckets %v, want %v", got, want)
+			break
+		}
+	}
+}
+
+// TestBadOptions checks that each wrong option is an error at Register.
+func TestBadOptions(t *testing.T) {
+	h := counter.NewHistogram()
+	for _, tc := range []struct {
+		name string
+		src  export.Source
+		rate counter.TickRate
+		opts counterprom.Opts
+		want error
+	}{
+		{"no name", h, rate(t), counterprom.Opts{}, counterprom.ErrNoName},
+		{"nil source", nil, rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrNoSource},
+		{"zero rate", h, counter.TickRate{}, counterprom.Opts{Name: "x"}, export.ErrZeroRate},
+		{"NaN bound", h, rate(t), counterprom.Opts{Name: "x", Buckets: []float64{1, math.NaN()}}, counterprom.ErrBadBounds},
+		{"twice", h, rate(t), counterprom.Opts{Name: "x", Buckets: []float64{1, 2, 1}}, counterprom.ErrBadBounds},
+		{"NaN factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN()}, counterprom.ErrBadFactor},
+		{"bad name", h, rate(t), counterprom.Opts{Name: "bad\xffname"}, nil},
+	} {
+		c := counterprom.New(tc.src, tc.rate, tc.opts)
+		err := prometheus.NewRegistry().Register(c)
+		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("%s: Register returned %v, want %v", tc.name, err, tc.want)
+		}
+		// Collect reports the error too, rather than panic.
+		if _, err := prometheus.NewPedanticRegistry().Gather(); err != nil {
+			t.Fatal(err)
+		}
+		ch := make(chan prometheus.Metric, 4)
+		c.Collect(ch)
+		close(ch)
+		for m := range ch {
+			if tc.want != nil && m.Write(&dto.Metric{}) == nil {
+				t.Errorf("%s: a metric was collected", tc.name)
+			}
+		}
+	}
+	// An infinite bound is the implicit +Inf bucket, not an error.
+	reg := prometheus.NewPedanticRegistry()
+	if err := reg.Register(counterprom.New(h, rate(t), counterprom.Opts{Name: "inf_seconds", Buckets: []float64{1, math.Inf(1)}})); err != nil {
+		t.Error(err)
+	}
+	if b := gather(t, reg, "inf_seconds").GetMetric()[0].GetHistogram().GetBucket(); len(b) != 1 {
+		t.Errorf("buckets %v", b)
+	}
+}
+
+// TestOverlappingScrapes scrapes one Collector from two registries at
+// once, over and over, while four writers record: each registry's counts
+// never fall, and once the writers stop a scrape holds every span.
+func TestOverlappingScrapes(t *testing.T) {
+	h := counter.NewHistogram()
+	c := counterprom.New(h, rate(t), counterprom.Opts{Name: "busy_seconds", Buckets: bounds, NativeHistogramBucketFactor: 1.1})
+	regs := []*prometheus.Registry{prometheus.NewPedanticRegistry(), prometheus.NewPedanticRegistry()}
+	for _, reg := range regs {
+		reg.MustRegister(c)
+	}
+	const writers, spans = 4, 20_000
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			r := h.Recorder()
+			defer r.Close()
+			for i, d := range spread(uint64(w), spans) {
+				r.Record(d)
+				if i%500 == 0 {
+					time.Sleep(100 * time.Microsecond) // let scrapes come between
+				}
+			}
+		})
+	}
+	done := make(chan struct{})
+	var scrapers sync.WaitGroup
+	for _, reg := range regs {
+		scrapers.Go(func() {
+			var last uint64
+			var lastSum float64
+			for n := 0; ; n++ {
+				select {
+				case <-done:
+					if n < 10 {
+						t.Errorf("only %d scrapes while the writers recorded", n)
+					}
+					return
+				default:
+				}
+				hist := gather(t, reg, "busy_seconds").GetMetric()[0].GetHistogram()
+				if hist.GetSampleCount() < last || hist.GetSampleSum() < lastSum {
+					t.Errorf("count %d after %d, sum %v after %v", hist.GetSampleCount(), last, hist.GetSampleSum(), lastSum)
+				}
+				last, lastSum = hist.GetSampleCount(), hist.GetSampleSum()
+			}
+		})
+	}
+	wg.Wait()
+	close(done)
+	scrapers.Wait()
+	// The same spans, recorded into a Histogram of the test's own.
+	same := counter.NewHistogram()
+	for w := range writers {
+		for _, d := range spread(uint64(w), spans) {
+			same.Record(d)
+		}
+	}
+	var want counter.Snapshot
+	same.Interval(&want)
+	for _, reg := range regs {
+		hist := gather(t, reg, "busy_seconds").GetMetric()[0].GetHistogram()
+		checkClassic(t, hist, &want, rate(t))
+	}
+}
+
+// TestScrapeOverHTTP serves the Collector with promhttp on 127.0.0.1 and
+// parses the scrape back, as text and as protobuf, against the Snapshot.
+func TestScrapeOverHTTP(t *testing.T) {
+	f, tap := newFixture()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(counterprom.New(tap, rate(t), counterprom.Opts{Name: "req_seconds", Buckets: bounds, NativeHistogramBucketFactor: 1.01}))
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	defer srv.Close()
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
+		t.Fatalf("the server is at %s", srv.URL)
+	}
+	f.record(spread(7, 100_000))
+	f.sync()
+
+	for _, format := range []expfmt.Format{expfmt.NewFormat(expfmt.TypeTextPlain), expfmt.NewFormat(expfmt.TypeProtoDelim)} {
+		req, err := http.NewRequest("GET", srv.URL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", string(format))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := expfmt.ResponseFormat(resp.Header)
+		if got.FormatType() != format.FormatType() {
+			t.Fatalf("asked for %s, got %s", format, got)
+		}
+		families := map[string]*dto.MetricFamily{}
+		dec := expfmt.NewDecoder(strings.NewReader(string(body)), got)
+		for {
+			var mf dto.MetricFamily
+			if err := dec.Decode(&mf); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			families[mf.GetName()] = &mf
+		}
+		mf := families["req_seconds"]
+		if mf == nil {
+			t.Fatalf("%s: no req_seconds in %d families", format, len(families))
+		}
+		hist := mf.GetMetric()[0].GetHistogram()
+		checkClassic(t, hist, &f.want, rate(t))
+		if format.FormatType() == expfmt.TypeProtoDelim {
+			checkNative(t, hist, &f.want) // the text format has no native buckets
+		}
+		if families["req_seconds_negative_spans_total"] == nil || families["req_seconds_migrated_spans_total"] == nil {
+			t.Errorf("%s: the counters are missing", format)
+		}
+	}
+}
