@@ -18,6 +18,7 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/tickstamp/counter/export/counterprom v0.0.0-00010101000000-000000000000
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
@@ -28,3 +29,5 @@ replace (
 	github.com/tickstamp/counter => ..
 	github.com/tickstamp/counter/export/counterhdr => ../export/counterhdr
 )
+
+replace github.com/tickstamp/counter/export/counterprom => ../export/counterprom

@@ -1,0 +1,116 @@
+package bench_test
+
+// Collecting one busy histogram for export, each system against its own:
+// counter's exporters (counterprom's Collector, counterotel's Producer)
+// against Prometheus's native Histogram gathered by a Registry and
+// OpenTelemetry's exponential histogram collected by a ManualReader, every
+// one holding spans spread over about 2,000 buckets. Between two
+// collections, with the timer stopped, 1,024 new spans of the same spread are recorded, so
+// that each collection has new spans to take. Run with the others, or alone:
+//
+//	go test -run '^$' -bench Export -count 10 -benchmem
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/counterprom"
+)
+
+// wideSpans are 16,384 spans spread evenly in the logarithm over 2·10³ to
+// 10⁸ ticks of a 1 GHz counter, 2 µs to 100 ms: 15.6 doublings, so 2,000
+// of a Snapshot's buckets (128 a doubling) and 2,000 buckets of an
+// exponential histogram of scale 7, nearly all of them holding spans.
+var wideSpans = func() (s [1 << 14]counter.Tickdelta) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range s {
+		s[i] = counter.Tickdelta(2e3 * math.Pow(1e8/2e3, r.Float64()))
+	}
+	return s
+}()
+
+// wideFill is how many times a benchmark records wideSpans before it
+// collects.
+const wideFill = 8
+
+// exportCase is one system's histogram: record adds a span, collect
+// exports everything.
+type exportCase struct {
+	name    string
+	record  func(counter.Tickdelta)
+	collect func(b *testing.B)
+	buckets func(b *testing.B) int // the buckets the export holds
+}
+
+func runExport(b *testing.B, c exportCase) {
+	b.Run(c.name, func(b *testing.B) {
+		for range wideFill {
+			for _, d := range wideSpans {
+				c.record(d)
+			}
+		}
+		c.collect(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			for _, d := range wideSpans[i%16*1024:][:1024] {
+				c.record(d)
+			}
+			b.StartTimer()
+			c.collect(b)
+		}
+		b.ReportMetric(float64(c.buckets(b)), "buckets")
+	})
+}
+
+func gatherOne(b *testing.B, reg *prometheus.Registry) int {
+	mfs, err := reg.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for _, s := range m.GetHistogram().GetPositiveSpan() {
+				n += int(s.GetLength())
+			}
+		}
+	}
+	return n
+}
+
+func BenchmarkExportPrometheus(b *testing.B) {
+	{
+		h := counter.NewHistogram()
+		r := h.Recorder()
+		defer r.Close()
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(counterprom.New(h, gigahertz, counterprom.Opts{
+			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01,
+		}))
+		runExport(b, exportCase{
+			name:    "counterprom",
+			record:  r.Record,
+			collect: func(b *testing.B) { gatherOne(b, reg) },
+			buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+		})
+	}
+	{
+		h := prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01,
+		})
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(h)
+		runExport(b, exportCase{
+			name:    "prometheus",
+			record:  func(d counter.Tickdelta) { h.Observe(export.Seconds(d, gigahertz)) },
+			collect: func(b *testing.B) { gatherOne(b, reg) },
+			buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+		})
+	}
+}
