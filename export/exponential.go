@@ -21,7 +21,16 @@ type Exponential struct {
 	// fraction that math.Frexp returns: 2^(j/2^scale − 1). Only for
 	// positive scales.
 	bounds []float64
+	// below[c] is how many bounds are below the least fraction whose top
+	// cellBits bits of mantissa are c. A cell is 2^−(scale+3) wide, less
+	// than the narrowest bucket (the first of a doubling, 2^(2^−scale−1) −
+	// 1/2 wide, over 2^−(scale+2)), so a fraction of cell c has below[c]
+	// bounds below it or one more.
+	below []uint16
 }
+
+// cellBits is how many of a mantissa's leading bits pick a cell of below.
+func cellBits(scale int32) int { return int(scale) + 2 }
 
 // NewExponential returns the numbering at the given scale, which must be from
 // −4 to 8, the schemas Prometheus's native histograms allow and a subset of
@@ -37,6 +46,11 @@ func NewExponential(scale int32) (Exponential, error) {
 		for j := range e.bounds {
 			e.bounds[j] = math.Exp2(float64(j)/float64(n) - 1)
 		}
+		e.below = make([]uint16, 1<<cellBits(scale))
+		for c := range e.below {
+			least := math.Ldexp(1+math.Ldexp(float64(c), -cellBits(scale)), -1)
+			e.below[c] = uint16(sort.SearchFloat64s(e.bounds, least))
+		}
 	}
 	return e, nil
 }
@@ -47,14 +61,18 @@ func (e Exponential) Scale() int32 { return e.scale }
 // Index returns the index of the bucket that holds v, which must be positive
 // and finite: the i for which bⁱ < v ≤ bⁱ⁺¹. Powers of two are exactly at a
 // bucket's top; a value within a rounding error of any other bound may go to
-// the bucket on either side of it. Index takes a binary search of 2^scale
-// bounds at a positive scale and a shift at the others.
+// the bucket on either side of it. Index costs a table lookup and one or
+// two comparisons at a positive scale, and a shift at the others.
 func (e Exponential) Index(v float64) int32 {
 	frac, exp := math.Frexp(v) // v = frac·2^exp, frac in [0.5, 1)
 	if e.scale > 0 {
 		// Prometheus's key: the bounds below frac, plus the doublings below.
-		key := sort.SearchFloat64s(e.bounds, frac) + (exp-1)*len(e.bounds)
-		return int32(key - 1)
+		mantissa := math.Float64bits(frac) & (1<<52 - 1)
+		below := int(e.below[mantissa>>(52-cellBits(e.scale))])
+		for below < len(e.bounds) && e.bounds[below] < frac {
+			below++
+		}
+		return int32(below + (exp-1)*len(e.bounds) - 1)
 	}
 	if frac == 0.5 {
 		exp-- // a power of two is the top of its bucket

@@ -3,6 +3,7 @@ package export_test
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/tickstamp/counter"
@@ -33,7 +34,27 @@ func TestExponentialIndex(t *testing.T) {
 			}
 		}
 		for range 20_000 {
-			check(math.Exp2(-45 + 70*r.Float64()))
+			v := math.Exp2(-45 + 70*r.Float64())
+			check(v)
+			if scale > 0 {
+				if got, want := e.Index(v), searched(v, scale); got != want {
+					t.Fatalf("scale %d: Index(%v) = %d, a search of the bounds says %d", scale, v, got, want)
+				}
+			}
+		}
+		// Every bound of a doubling, and the floats either side of it,
+		// against a binary search of the bounds.
+		n := 1 << max(scale, 0)
+		for j := range n {
+			b := math.Exp2(float64(j)/float64(n) + 3)
+			for _, v := range []float64{math.Nextafter(b, 0), b, math.Nextafter(b, 16)} {
+				check(v)
+				if scale > 0 {
+					if got, want := e.Index(v), searched(v, scale); got != want {
+						t.Fatalf("scale %d: Index(%v) = %d, a search of the bounds says %d", scale, v, got, want)
+					}
+				}
+			}
 		}
 		for k := -45; k <= 25; k++ {
 			v := math.Ldexp(1, k)
@@ -87,3 +108,36 @@ func TestSeconds(t *testing.T) {
 		t.Errorf("SumSeconds at the zero rate: %v", got)
 	}
 }
+
+// searched is Index at a positive scale by a binary search of the bounds,
+// as Prometheus's client finds a native bucket.
+func searched(v float64, scale int32) int32 {
+	n := 1 << scale
+	bounds := make([]float64, n)
+	for j := range bounds {
+		bounds[j] = math.Exp2(float64(j)/float64(n) - 1)
+	}
+	frac, exp := math.Frexp(v)
+	return int32(sort.SearchFloat64s(bounds, frac) + (exp-1)*n - 1)
+}
+
+func BenchmarkIndex(b *testing.B) {
+	e, err := export.NewExponential(7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var vs [1024]float64
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range vs {
+		vs[i] = math.Exp2(-30 + 20*r.Float64())
+	}
+	var sum int32
+	i := 0
+	for b.Loop() {
+		sum += e.Index(vs[i&1023])
+		i++
+	}
+	sink = sum
+}
+
+var sink int32
