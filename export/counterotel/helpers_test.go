@@ -1,0 +1,302 @@
+package counterotel_test
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	mpb "go.opentelemetry.io/proto/otlp/metrics/v1"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/counterotel"
+)
+
+// hz is the rate the tests convert at, a usual rate of a time-stamp counter.
+const hz = 2_496_000_000
+
+var rate = func() counter.TickRate {
+	r, err := counter.NewTickRate(hz)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// base is the ratio of a bucket's upper bound to its lower at Scale.
+var base = math.Exp2(math.Exp2(-counterotel.Scale))
+
+// A distribution is a named way to draw n spans.
+type distribution struct {
+	name  string
+	spans func(r *rand.Rand, n int) []counter.Tickdelta
+}
+
+var distributions = []distribution{
+	{"loguniform30to1e6", func(r *rand.Rand, n int) []counter.Tickdelta {
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
+		}
+		return s
+	}},
+	{"narrow", func(r *rand.Rand, n int) []counter.Tickdelta {
+		// A tight peak near 5000 ticks, a few of the Snapshot's buckets wide.
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(5000 + 40*r.NormFloat64())
+		}
+		return s
+	}},
+	{"small", func(r *rand.Rand, n int) []counter.Tickdelta {
+		// Spans below 256 ticks, which a Snapshot holds exactly.
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			s[i] = counter.Tickdelta(1 + r.IntN(255))
+		}
+		return s
+	}},
+	{"withzeros", func(r *rand.Rand, n int) []counter.Tickdelta {
+		// A quarter of spans of 0 ticks, the rest log-uniform from 1 to 1e5.
+		s := make([]counter.Tickdelta, n)
+		for i := range s {
+			if r.IntN(4) != 0 {
+				s[i] = counter.Tickdelta(math.Pow(1e5, r.Float64()))
+			}
+		}
+		return s
+	}},
+}
+
+// record records spans into h, the first half through a Recorder and the
+// rest through Histogram.Record.
+func record(h *counter.Histogram, spans []counter.Tickdelta) {
+	r := h.Recorder()
+	for _, d := range spans[:len(spans)/2] {
+		r.Record(d)
+	}
+	r.Close()
+	for _, d := range spans[len(spans)/2:] {
+		h.Record(d)
+	}
+}
+
+// snapshotOf returns a Snapshot of spans, from a Histogram of its own.
+func snapshotOf(spans []counter.Tickdelta) *counter.Snapshot {
+	h := counter.NewHistogram()
+	record(h, spans)
+	var s counter.Snapshot
+	h.Interval(&s)
+	return &s
+}
+
+// A point is an exponential histogram data point as the SDK or OTLP has
+// it, so that both are checked alike.
+type point struct {
+	count, zeroCount uint64
+	sum              float64
+	min, max         float64
+	minOK, maxOK     bool
+	scale            int32
+	zeroThreshold    float64
+	offset           int32
+	counts           []uint64
+	negative         int // buckets of negative values
+}
+
+func fromSDK(dp metricdata.ExponentialHistogramDataPoint[float64]) point {
+	p := point{
+		count: dp.Count, zeroCount: dp.ZeroCount, sum: dp.Sum, scale: dp.Scale,
+		zeroThreshold: dp.ZeroThreshold, offset: dp.PositiveBucket.Offset,
+		counts: dp.PositiveBucket.Counts, negative: len(dp.NegativeBucket.Counts),
+	}
+	p.min, p.minOK = dp.Min.Value()
+	p.max, p.maxOK = dp.Max.Value()
+	return p
+}
+
+func fromProto(dp *mpb.ExponentialHistogramDataPoint) point {
+	p := point{
+		count: dp.GetCount(), zeroCount: dp.GetZeroCount(), sum: dp.GetSum(), scale: dp.GetScale(),
+		zeroThreshold: dp.GetZeroThreshold(), offset: dp.GetPositive().GetOffset(),
+		counts: dp.GetPositive().GetBucketCounts(), negative: len(dp.GetNegative().GetBucketCounts()),
+	}
+	if dp.Min != nil {
+		p.min, p.minOK = *dp.Min, true
+	}
+	if dp.Max != nil {
+		p.max, p.maxOK = *dp.Max, true
+	}
+	return p
+}
+
+// expectedBuckets returns where the spans of s belong at Scale: how many
+// are 0 ticks, and the dense counts of positive buckets from the first one
+// that holds a span to the last. Each of export.Values goes to the bucket
+// i with 2^(i/2^Scale) < seconds ≤ 2^((i+1)/2^Scale), found with Log2 and
+// not with export.Exponential; only for a value within a rounding error of
+// a bound, where the two may differ, is Exponential's choice taken.
+func expectedBuckets(t *testing.T, s *counter.Snapshot) (zero uint64, offset int32, counts []uint64) {
+	t.Helper()
+	exp, err := export.NewExponential(counterotel.Scale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[int32]uint64{}
+	first, last := int32(math.MaxInt32), int32(math.MinInt32)
+	for v, n := range export.Values(s) {
+		if v == 0 {
+			zero += n
+			continue
+		}
+		sec := export.Seconds(v, rate)
+		x := math.Log2(sec) * (1 << counterotel.Scale)
+		i := int32(math.Ceil(x)) - 1
+		frac, _ := math.Frexp(sec)
+		if frac != 0.5 && math.Abs(x-math.Round(x)) < 1e-9 {
+			j := exp.Index(sec)
+			if j != i && j != i+1 && j != i-1 {
+				t.Fatalf("%d ticks: bucket %d, and Exponential says %d", v, i, j)
+			}
+			i = j
+		}
+		in[i] += n
+		first, last = min(first, i), max(last, i)
+	}
+	if len(in) == 0 {
+		return zero, 0, nil
+	}
+	counts = make([]uint64, last-first+1)
+	for i, n := range in {
+		counts[i-first] = n
+	}
+	return zero, first, counts
+}
+
+// rank is the nearest rank ⌈q·n⌉ of q read as the decimal it prints as,
+// as counter.Snapshot.Quantile reads it, within 1 to n.
+func rank(q float64, n uint64) uint64 {
+	x, ok := new(big.Rat).SetString(strconv.FormatFloat(q, 'g', -1, 64))
+	if !ok {
+		panic("bad quantile")
+	}
+	x.Mul(x, new(big.Rat).SetInt(new(big.Int).SetUint64(n)))
+	k := new(big.Int).Quo(x.Num(), x.Denom())
+	if !x.IsInt() {
+		k.Add(k, big.NewInt(1))
+	}
+	return min(max(k.Uint64(), 1), n)
+}
+
+// bucketOfRank returns the bounds of the exported bucket that holds the
+// k-th smallest span of p, 0 and 0 for the zero bucket.
+func bucketOfRank(t *testing.T, p point, k uint64) (lo, hi float64) {
+	t.Helper()
+	if k <= p.zeroCount {
+		return 0, 0
+	}
+	k -= p.zeroCount
+	for j, n := range p.counts {
+		if k <= n {
+			i := float64(p.offset + int32(j))
+			return math.Exp2(i / (1 << counterotel.Scale)), math.Exp2((i + 1) / (1 << counterotel.Scale))
+		}
+		k -= n
+	}
+	t.Fatalf("rank %d is past the %d spans of the buckets", k, p.count)
+	return 0, 0
+}
+
+var quantiles = []float64{0.5, 0.9, 0.99, 0.999}
+
+// checkPoint checks p against the Snapshot ref of the same spans and the
+// exact spans themselves (in any order): count, sum, min, max, zeros, every
+// bucket, and the quantiles read back from the buckets.
+func checkPoint(t *testing.T, p point, ref *counter.Snapshot, spans []counter.Tickdelta) {
+	t.Helper()
+	if p.scale != counterotel.Scale || p.zeroThreshold != 0 || p.negative != 0 {
+		t.Errorf("scale %d, zero threshold %g, %d negative buckets; want %d, 0, 0", p.scale, p.zeroThreshold, p.negative, counterotel.Scale)
+	}
+	exact := slices.Sorted(slices.Values(spans))
+	if p.count != uint64(len(exact)) || p.count != ref.Count() {
+		t.Fatalf("count %d, want %d spans (the Snapshot has %d)", p.count, len(exact), ref.Count())
+	}
+	if len(exact) == 0 {
+		if p.sum != 0 || p.minOK || p.maxOK || p.zeroCount != 0 || len(p.counts) != 0 {
+			t.Errorf("empty point: sum %g, min %v, max %v, zero count %d, %d buckets; want 0 and nothing", p.sum, p.minOK, p.maxOK, p.zeroCount, len(p.counts))
+		}
+		return
+	}
+
+	// The sum: exact where the sum of ticks is below 2⁵³, so that it
+	// converts exactly; within 10⁻⁹ elsewhere.
+	sum := new(big.Int)
+	for _, d := range exact {
+		sum.Add(sum, big.NewInt(int64(d)))
+	}
+	want, _ := new(big.Rat).SetFrac(sum, big.NewInt(hz)).Float64()
+	if sum.Cmp(big.NewInt(1<<53)) < 0 && p.sum != want || math.Abs(p.sum-want) > 1e-9*want {
+		t.Errorf("sum %.17g s, want %.17g s (%v ticks)", p.sum, want, sum)
+	}
+	if wmin, wmax := float64(exact[0])/hz, float64(exact[len(exact)-1])/hz; !p.minOK || !p.maxOK || p.min != wmin || p.max != wmax {
+		t.Errorf("min %g (%v), max %g (%v); want %g, %g", p.min, p.minOK, p.max, p.maxOK, wmin, wmax)
+	}
+	zeros := uint64(len(exact) - len(slices.DeleteFunc(slices.Clone(exact), func(d counter.Tickdelta) bool { return d == 0 })))
+	if p.zeroCount != zeros {
+		t.Errorf("zero count %d, want %d", p.zeroCount, zeros)
+	}
+
+	zero, offset, counts := expectedBuckets(t, ref)
+	if zero != zeros {
+		t.Errorf("the Snapshot's Values have %d spans at 0, the spans %d", zero, zeros)
+	}
+	total := p.zeroCount
+	for _, n := range p.counts {
+		total += n
+	}
+	if total != p.count {
+		t.Errorf("the buckets hold %d spans, the count is %d", total, p.count)
+	}
+	if len(counts) > 0 && (p.offset != offset || len(p.counts) != len(counts)) {
+		t.Errorf("buckets %d to %d, want %d to %d", p.offset, p.offset+int32(len(p.counts))-1, offset, offset+int32(len(counts))-1)
+	}
+	if len(p.counts) > 0 && (p.counts[0] == 0 || p.counts[len(p.counts)-1] == 0) {
+		t.Errorf("the first or last bucket is empty: %d, %d", p.counts[0], p.counts[len(p.counts)-1])
+	}
+	for j := range max(len(counts), len(p.counts)) {
+		var got, want uint64
+		if j < len(p.counts) {
+			got = p.counts[j]
+		}
+		if j < len(counts) {
+			want = counts[j]
+		}
+		if got != want {
+			t.Errorf("bucket %d (from %d): %d spans, want %d", int(offset)+j, offset, got, want)
+		}
+	}
+
+	// Quantiles read back from the buckets, at both bounds of the bucket,
+	// against the Snapshot's (within a bucket's width, and 1%) and the
+	// exact spans' (within that and QuantileError).
+	width := base - 1
+	both := (1+counter.QuantileError)*base - 1
+	for _, q := range quantiles {
+		k := rank(q, p.count)
+		lo, hi := bucketOfRank(t, p, k)
+		snap := export.Seconds(ref.Quantile(q), rate)
+		ex := float64(exact[k-1]) / hz
+		for _, got := range []float64{lo, hi} {
+			if d := math.Abs(got - snap); d > width*snap*(1+1e-12) || d > 0.01*snap {
+				t.Errorf("p%g: bucket (%g, %g] is %.3g%% from the Snapshot's %g s", q*100, lo, hi, 100*d/snap, snap)
+			}
+			if d := math.Abs(got - ex); d > both*ex*(1+1e-12) {
+				t.Errorf("p%g: bucket (%g, %g] is %.3g%% from the exact %g s", q*100, lo, hi, 100*d/ex, ex)
+			}
+		}
+	}
+}

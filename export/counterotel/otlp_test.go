@@ -1,0 +1,192 @@
+package counterotel_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
+	"go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	collectormetricspb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	mpb "go.opentelemetry.io/proto/otlp/metrics/v1"
+	"google.golang.org/grpc"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/counterotel"
+)
+
+// A receiver is an OTLP metrics service that hands on what it receives.
+type receiver struct {
+	collectormetricspb.UnimplementedMetricsServiceServer
+	got chan *collectormetricspb.ExportMetricsServiceRequest
+}
+
+func (r *receiver) Export(ctx context.Context, req *collectormetricspb.ExportMetricsServiceRequest) (*collectormetricspb.ExportMetricsServiceResponse, error) {
+	select {
+	case r.got <- req:
+	default: // nobody is waiting: the export at shutdown
+	}
+	return &collectormetricspb.ExportMetricsServiceResponse{}, nil
+}
+
+// startReceiver serves a receiver on a port of 127.0.0.1 until the test
+// ends, and returns it and its address.
+func startReceiver(t *testing.T) (*receiver, string) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &receiver{got: make(chan *collectormetricspb.ExportMetricsServiceRequest, 1)}
+	srv := grpc.NewServer()
+	collectormetricspb.RegisterMetricsServiceServer(srv, r)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(lis) }()
+	t.Cleanup(func() {
+		srv.Stop()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return r, lis.Addr().String()
+}
+
+// received returns the metric named name in the request.
+func received(t *testing.T, req *collectormetricspb.ExportMetricsServiceRequest, name string) *mpb.Metric {
+	t.Helper()
+	for _, rm := range req.GetResourceMetrics() {
+		for _, sm := range rm.GetScopeMetrics() {
+			if sm.GetScope().GetName() != counterotel.ScopeName {
+				continue
+			}
+			for _, m := range sm.GetMetrics() {
+				if m.GetName() == name {
+					return m
+				}
+			}
+		}
+	}
+	t.Fatalf("no metric %q received", name)
+	return nil
+}
+
+// TestOTLP exports through the real OTLP gRPC exporter to a receiver in
+// the test, in both temporalities, and checks what arrives: every field of
+// the exponential histogram's point against a Snapshot of the spans, bucket
+// by bucket, p50 and p99 read back from its buckets, and the sums beside it.
+func TestOTLP(t *testing.T) {
+	for _, tm := range temporalities {
+		t.Run(tm.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			recv, addr := startReceiver(t)
+			exp, err := otlpmetricgrpc.New(ctx,
+				otlpmetricgrpc.WithEndpoint(addr),
+				otlpmetricgrpc.WithInsecure(),
+				otlpmetricgrpc.WithTemporalitySelector(tm.sel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := counterotel.NewProducer(counterotel.WithTemporalitySelector(exp.Temporality))
+			reader := metric.NewPeriodicReader(exp, metric.WithProducer(p), metric.WithInterval(time.Hour))
+			mp := metric.NewMeterProvider(metric.WithReader(reader))
+			defer func() {
+				if err := mp.Shutdown(ctx); err != nil {
+					t.Error(err)
+				}
+			}()
+
+			h := counter.NewHistogram()
+			if err := p.Register("request.duration", h, rate, attribute.String("route", "/r")); err != nil {
+				t.Fatal(err)
+			}
+			rnd := rand.New(rand.NewPCG(11, 11))
+			var all []counter.Tickdelta
+			var start uint64
+			for c := range 2 {
+				batch := distributions[(3*c)%len(distributions)].spans(rnd, 40_000) // log-uniform, then with zeros
+				record(h, batch)
+				h.Record(-5)
+				all = append(all, batch...)
+				if err := mp.ForceFlush(ctx); err != nil {
+					t.Fatal(err)
+				}
+				var req *collectormetricspb.ExportMetricsServiceRequest
+				select {
+				case req = <-recv.got:
+				case <-ctx.Done():
+					t.Fatal("nothing received")
+				}
+
+				m := received(t, req, "request.duration")
+				eh := m.GetExponentialHistogram()
+				if m.GetUnit() != "s" || eh == nil || len(eh.GetDataPoints()) != 1 {
+					t.Fatalf("received %v", m)
+				}
+				if eh.GetAggregationTemporality() != temporalityPB(tm.want) {
+					t.Errorf("temporality %v, want %v", eh.GetAggregationTemporality(), tm.want)
+				}
+				dp := eh.GetDataPoints()[0]
+				if len(dp.GetAttributes()) != 1 || dp.GetAttributes()[0].GetKey() != "route" || dp.GetAttributes()[0].GetValue().GetStringValue() != "/r" {
+					t.Errorf("attributes %v", dp.GetAttributes())
+				}
+				if c == 0 {
+					start = dp.GetStartTimeUnixNano()
+				} else if got := dp.GetStartTimeUnixNano(); (tm.name == "cumulative") != (got == start) {
+					t.Errorf("collection %d starts at %d, the first at %d", c, got, start)
+				}
+
+				want, negative := all, int64(c+1)
+				if tm.name == "delta" {
+					want, negative = batch, 1
+				}
+				ref := snapshotOf(want)
+				pt := fromProto(dp)
+				checkPoint(t, pt, ref, want)
+
+				// Bucket by bucket against the Snapshot itself.
+				zero, offset, counts := expectedBuckets(t, ref)
+				if pt.scale != counterotel.Scale || pt.zeroCount != zero || pt.offset != offset || !slices.Equal(pt.counts, counts) {
+					t.Errorf("scale %d, zero count %d, offset %d, %d buckets; want %d, %d, %d, %d",
+						pt.scale, pt.zeroCount, pt.offset, len(pt.counts), counterotel.Scale, zero, offset, len(counts))
+				}
+				if pt.count != ref.Count() || pt.sum != export.SumSeconds(ref, rate) ||
+					pt.min != export.Seconds(ref.Min(), rate) || pt.max != export.Seconds(ref.Max(), rate) {
+					t.Errorf("count %d, sum %g, min %g, max %g; the Snapshot's %d, %g, %g, %g", pt.count, pt.sum, pt.min, pt.max,
+						ref.Count(), export.SumSeconds(ref, rate), export.Seconds(ref.Min(), rate), export.Seconds(ref.Max(), rate))
+				}
+				for _, q := range []float64{0.5, 0.99} {
+					lo, hi := bucketOfRank(t, pt, rank(q, pt.count))
+					snap := export.Seconds(ref.Quantile(q), rate)
+					if lo < snap*0.99 || hi > snap*1.01 {
+						t.Errorf("p%g: bucket (%g, %g], the Snapshot's %g", 100*q, lo, hi, snap)
+					}
+				}
+
+				neg := received(t, req, "request.duration.negative").GetSum()
+				if neg == nil || !neg.GetIsMonotonic() || len(neg.GetDataPoints()) != 1 || neg.GetDataPoints()[0].GetAsInt() != negative {
+					t.Errorf("request.duration.negative: %v, want %d", neg, negative)
+				}
+				if neg.GetAggregationTemporality() != temporalityPB(tm.want) {
+					t.Errorf("request.duration.negative: temporality %v", neg.GetAggregationTemporality())
+				}
+			}
+		})
+	}
+}
+
+// temporalityPB returns OTLP's name of the SDK's temporality.
+func temporalityPB(t metricdata.Temporality) mpb.AggregationTemporality {
+	switch t {
+	case metricdata.DeltaTemporality:
+		return mpb.AggregationTemporality_AGGREGATION_TEMPORALITY_DELTA
+	case metricdata.CumulativeTemporality:
+		return mpb.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE
+	}
+	return mpb.AggregationTemporality_AGGREGATION_TEMPORALITY_UNSPECIFIED
+}

@@ -1,0 +1,604 @@
+package counterotel_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/counterotel"
+)
+
+// A harness is a Producer registered on a ManualReader of a MeterProvider,
+// both with one temporality.
+type harness struct {
+	p      *counterotel.Producer
+	reader *metric.ManualReader
+}
+
+var temporalities = []struct {
+	name string
+	sel  metric.TemporalitySelector
+	want metricdata.Temporality
+}{
+	{"cumulative", metric.CumulativeTemporalitySelector, metricdata.CumulativeTemporality},
+	{"delta", metric.DeltaTemporalitySelector, metricdata.DeltaTemporality},
+}
+
+func newHarness(t testing.TB, sel metric.TemporalitySelector) *harness {
+	p := counterotel.NewProducer(counterotel.WithTemporalitySelector(sel))
+	reader := metric.NewManualReader(metric.WithProducer(p), metric.WithTemporalitySelector(sel))
+	mp := metric.NewMeterProvider(metric.WithReader(reader))
+	t.Cleanup(func() { _ = mp.Shutdown(context.Background()) })
+	return &harness{p, reader}
+}
+
+func (h *harness) collect(t testing.TB) *metricdata.ResourceMetrics {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := h.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	return &rm
+}
+
+// find returns the metric named name of the Producer's scope.
+func find(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.Metrics {
+	t.Helper()
+	for _, sm := range rm.ScopeMetrics {
+		if sm.Scope.Name != counterotel.ScopeName {
+			continue
+		}
+		for _, m := range sm.Metrics {
+			if m.Name == name {
+				return m
+			}
+		}
+	}
+	t.Fatalf("no metric %q", name)
+	return metricdata.Metrics{}
+}
+
+func histogram(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.ExponentialHistogram[float64] {
+	t.Helper()
+	m := find(t, rm, name)
+	if m.Unit != "s" {
+		t.Errorf("%s: unit %q, want s", name, m.Unit)
+	}
+	h, ok := m.Data.(metricdata.ExponentialHistogram[float64])
+	if !ok {
+		t.Fatalf("%s is a %T", name, m.Data)
+	}
+	return h
+}
+
+func sum(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.Sum[int64] {
+	t.Helper()
+	m := find(t, rm, name)
+	if m.Unit != "{span}" {
+		t.Errorf("%s: unit %q, want {span}", name, m.Unit)
+	}
+	s, ok := m.Data.(metricdata.Sum[int64])
+	if !ok {
+		t.Fatalf("%s is a %T", name, m.Data)
+	}
+	if !s.IsMonotonic {
+		t.Errorf("%s is not monotonic", name)
+	}
+	return s
+}
+
+// onePoint returns the only data point of the histogram name.
+func onePoint(t testing.TB, rm *metricdata.ResourceMetrics, name string, want metricdata.Temporality) metricdata.ExponentialHistogramDataPoint[float64] {
+	t.Helper()
+	h := histogram(t, rm, name)
+	if h.Temporality != want {
+		t.Errorf("%s: temporality %v, want %v", name, h.Temporality, want)
+	}
+	if len(h.DataPoints) != 1 {
+		t.Fatalf("%s: %d data points, want 1", name, len(h.DataPoints))
+	}
+	return h.DataPoints[0]
+}
+
+// TestTemporality records batches of spans, collecting after each and once
+// after none, and checks each point, bucket by bucket, against a Snapshot
+// of the spans it should hold: those since the previous collection for
+// delta, every one for cumulative; and its start and time.
+func TestTemporality(t *testing.T) {
+	const n = 50_000
+	for _, tm := range temporalities {
+		for di, dist := range distributions {
+			t.Run(tm.name+"/"+dist.name, func(t *testing.T) {
+				hs := newHarness(t, tm.sel)
+				h := counter.NewHistogram()
+				before := time.Now()
+				if err := hs.p.Register("request.duration", h, rate, attribute.String("route", "/a")); err != nil {
+					t.Fatal(err)
+				}
+				after := time.Now()
+				rnd := rand.New(rand.NewPCG(uint64(di), 1))
+				var all []counter.Tickdelta
+				var prev time.Time // the previous point's time
+				for c := range 4 {
+					var batch []counter.Tickdelta
+					if c != 2 { // the third collection follows no span
+						// Each batch reaches further than the one before, so
+						// that the interval's extremes are not all time's.
+						batch = dist.spans(rnd, n)
+						for i := range batch {
+							batch[i] *= counter.Tickdelta(1 + c)
+						}
+						if c == 1 {
+							batch = batch[:n/2] // and the second is smaller
+						}
+						record(h, batch)
+						all = append(all, batch...)
+					}
+					dp := onePoint(t, hs.collect(t), "request.duration", tm.want)
+					if set := attribute.NewSet(attribute.String("route", "/a")); !dp.Attributes.Equals(&set) {
+						t.Errorf("attributes %v", dp.Attributes)
+					}
+					want := all
+					if tm.want == metricdata.DeltaTemporality {
+						want = batch
+					}
+					checkPoint(t, fromSDK(dp), snapshotOf(want), want)
+
+					// The start: Register's time for cumulative and for
+					// the first delta, then the previous point's time.
+					if tm.want == metricdata.DeltaTemporality && c > 0 {
+						if !dp.StartTime.Equal(prev) {
+							t.Errorf("collection %d: start %v, want the previous time %v", c, dp.StartTime, prev)
+						}
+					} else if dp.StartTime.Before(before) || dp.StartTime.After(after) {
+						t.Errorf("collection %d: start %v, not the registration's time, between %v and %v", c, dp.StartTime, before, after)
+					}
+					if !dp.Time.After(dp.StartTime) || !dp.Time.After(prev) {
+						t.Errorf("collection %d: time %v, start %v, previous time %v", c, dp.Time, dp.StartTime, prev)
+					}
+					prev = dp.Time
+				}
+			})
+		}
+	}
+}
+
+// TestHuge checks spans whose sum is past a Tickdelta, where the sum is
+// the mean times the count, and buckets far from 1 s.
+func TestHuge(t *testing.T) {
+	hs := newHarness(t, nil)
+	h := counter.NewHistogram()
+	if err := hs.p.Register("huge", h, rate); err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(3, 3))
+	spans := make([]counter.Tickdelta, 200)
+	for i := range spans {
+		spans[i] = counter.Tickdelta(float64(1<<61) * (1 + rnd.Float64()))
+	}
+	spans = append(spans, 1, 2, 3) // and a few of a tick
+	record(h, spans)
+	dp := onePoint(t, hs.collect(t), "huge", metricdata.CumulativeTemporality)
+	checkPoint(t, fromSDK(dp), snapshotOf(spans), spans)
+}
+
+// TestNothingRecorded checks the points of a registration that holds no
+// span: reported, with count 0, no extremes and no bucket.
+func TestNothingRecorded(t *testing.T) {
+	for _, tm := range temporalities {
+		t.Run(tm.name, func(t *testing.T) {
+			hs := newHarness(t, tm.sel)
+			if err := hs.p.Register("idle", counter.NewHistogram(), rate); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				rm := hs.collect(t)
+				dp := onePoint(t, rm, "idle", tm.want)
+				checkPoint(t, fromSDK(dp), &counter.Snapshot{}, nil)
+				if dp.PositiveBucket.Offset != 0 || dp.PositiveBucket.Counts != nil {
+					t.Errorf("positive buckets %+v", dp.PositiveBucket)
+				}
+				for _, name := range []string{"idle.negative", "idle.migrated"} {
+					s := sum(t, rm, name)
+					if len(s.DataPoints) != 1 || s.DataPoints[0].Value != 0 {
+						t.Errorf("%s: %+v, want one point of 0", name, s.DataPoints)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNegativeAndMigrated checks that the spans a Snapshot counts apart are
+// in the sums beside the histogram and not in it.
+func TestNegativeAndMigrated(t *testing.T) {
+	for _, tm := range temporalities {
+		t.Run(tm.name, func(t *testing.T) {
+			hs := newHarness(t, tm.sel)
+			h := counter.NewHistogram()
+			attrs := []attribute.KeyValue{attribute.String("route", "/b"), attribute.Int("shard", 2)}
+			if err := hs.p.Register("op", h, rate, attrs...); err != nil {
+				t.Fatal(err)
+			}
+			var totalNeg, totalMig int64
+			for c, batch := range []struct{ ok, neg, mig int }{{100, 3, 5}, {0, 0, 0}, {10, 7, 1}} {
+				r := h.Recorder()
+				for i := range batch.ok {
+					r.RecordCPU(counter.Tickdelta(1000+i), 4, 4)
+				}
+				for i := range batch.neg {
+					h.Record(counter.Tickdelta(-1 - i))
+				}
+				for i := range batch.mig {
+					r.RecordCPU(counter.Tickdelta(500-200*i), 1, 2) // of either sign
+				}
+				r.Close()
+				totalNeg += int64(batch.neg)
+				totalMig += int64(batch.mig)
+
+				rm := hs.collect(t)
+				dp := onePoint(t, rm, "op", tm.want)
+				wantOK, wantNeg, wantMig := uint64(batch.ok), int64(batch.neg), int64(batch.mig)
+				if tm.want == metricdata.CumulativeTemporality {
+					wantNeg, wantMig = totalNeg, totalMig
+					wantOK = 0
+					for _, b := range []int{100, 0, 10}[:c+1] {
+						wantOK += uint64(b)
+					}
+				}
+				if dp.Count != wantOK {
+					t.Errorf("collection %d: count %d, want %d", c, dp.Count, wantOK)
+				}
+				for name, want := range map[string]int64{"op.negative": wantNeg, "op.migrated": wantMig} {
+					s := sum(t, rm, name)
+					if s.Temporality != tm.want || len(s.DataPoints) != 1 {
+						t.Fatalf("%s: temporality %v, %d points", name, s.Temporality, len(s.DataPoints))
+					}
+					sp := s.DataPoints[0]
+					if sp.Value != want {
+						t.Errorf("collection %d: %s is %d, want %d", c, name, sp.Value, want)
+					}
+					if !sp.Attributes.Equals(&dp.Attributes) || !sp.StartTime.Equal(dp.StartTime) || !sp.Time.Equal(dp.Time) {
+						t.Errorf("%s: attributes %v, start %v, time %v; the histogram's %v, %v, %v",
+							name, sp.Attributes, sp.StartTime, sp.Time, dp.Attributes, dp.StartTime, dp.Time)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRegisterErrors checks each refusal of Register, and that a refused
+// registration exports nothing.
+func TestRegisterErrors(t *testing.T) {
+	p := counterotel.NewProducer()
+	h := counter.NewHistogram()
+	if err := p.Register("taken", h, rate, attribute.String("a", "1"), attribute.String("b", "2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Register("other.migrated", h, rate); err != nil {
+		t.Fatal(err)
+	}
+	var nilHistogram *counter.Histogram
+	var nilTap *export.Tap
+	for _, c := range []struct {
+		name  string
+		src   export.Source
+		rate  counter.TickRate
+		attrs []attribute.KeyValue
+		want  error
+	}{
+		{"", h, rate, nil, counterotel.ErrInvalidName},
+		{"1st", h, rate, nil, counterotel.ErrInvalidName},
+		{"_x", h, rate, nil, counterotel.ErrInvalidName},
+		{"has space", h, rate, nil, counterotel.ErrInvalidName},
+		{"naïve", h, rate, nil, counterotel.ErrInvalidName},
+		{"a" + strings.Repeat("b", 246), h, rate, nil, counterotel.ErrInvalidName},
+		{"x", h, rate, []attribute.KeyValue{{Key: "", Value: attribute.StringValue("v")}}, counterotel.ErrInvalidAttribute},
+		{"x", nil, rate, nil, counterotel.ErrNilSource},
+		{"x", nilHistogram, rate, nil, counterotel.ErrNilSource},
+		{"x", nilTap, rate, nil, counterotel.ErrNilSource},
+		{"x", h, counter.TickRate{}, nil, export.ErrZeroRate},
+		// The same attributes in another order, and the last of a key kept.
+		{"taken", h, rate, []attribute.KeyValue{attribute.String("b", "2"), attribute.String("a", "0"), attribute.String("a", "1")}, counterotel.ErrDuplicate},
+		{"taken.negative", h, rate, nil, counterotel.ErrDuplicate},
+		{"taken.migrated", h, rate, nil, counterotel.ErrDuplicate},
+		{"other", h, rate, nil, counterotel.ErrDuplicate},
+	} {
+		err := p.Register(c.name, c.src, c.rate, c.attrs...)
+		if !errors.Is(err, c.want) {
+			t.Errorf("Register(%.20q, %v, %v, %v) = %v, want %v", c.name, c.src, c.rate, c.attrs, err, c.want)
+		} else {
+			t.Logf("%v", err)
+		}
+	}
+	// The longest name taken, and the names with attributes of their own.
+	for _, c := range []struct {
+		name  string
+		attrs []attribute.KeyValue
+	}{
+		{"a" + strings.Repeat("b", 245), nil},
+		{"A_1.b-c/d", nil},
+		{"taken", nil},
+		{"taken", []attribute.KeyValue{attribute.String("a", "1")}},
+		{"taken", []attribute.KeyValue{attribute.String("a", "1"), attribute.String("b", "3")}},
+	} {
+		if err := p.Register(c.name, h, rate, c.attrs...); err != nil {
+			t.Errorf("Register(%.20q, %v): %v", c.name, c.attrs, err)
+		}
+	}
+	sms, err := p.Produce(context.Background())
+	if err != nil || len(sms) != 1 {
+		t.Fatal(sms, err)
+	}
+	var names []string
+	for _, m := range sms[0].Metrics {
+		names = append(names, m.Name)
+		if m.Name == "taken" {
+			if n := len(m.Data.(metricdata.ExponentialHistogram[float64]).DataPoints); n != 4 {
+				t.Errorf("taken has %d points, want 4", n)
+			}
+		}
+	}
+	if want := 3 * 4; len(names) != want {
+		t.Errorf("metrics %q, want %d", names, want)
+	}
+}
+
+// TestSeveralRegistrations checks the layout of several names and
+// attribute sets: one metric of each kind for each name, in the order of
+// Register, with a point for each registration holding its own spans.
+func TestSeveralRegistrations(t *testing.T) {
+	hs := newHarness(t, metric.DeltaTemporalitySelector)
+	type reg struct {
+		name  string
+		attrs []attribute.KeyValue
+		h     *counter.Histogram
+		spans []counter.Tickdelta
+	}
+	regs := []reg{
+		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "users")}},
+		{name: "rpc", attrs: nil},
+		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "orders")}},
+	}
+	for i := range regs {
+		r := &regs[i]
+		r.h = counter.NewHistogram()
+		r.spans = distributions[0].spans(rand.New(rand.NewPCG(uint64(i), 9)), 1000*(i+1))
+		record(r.h, r.spans)
+		if err := hs.p.Register(r.name, r.h, rate, r.attrs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs.p.Describe("db.query", "Time of one query.")
+	rm := hs.collect(t)
+	var names []string
+	for _, sm := range rm.ScopeMetrics {
+		if sm.Scope.Name != counterotel.ScopeName {
+			t.Errorf("scope %q", sm.Scope.Name)
+		}
+		for _, m := range sm.Metrics {
+			names = append(names, m.Name)
+		}
+	}
+	want := "db.query db.query.negative db.query.migrated rpc rpc.negative rpc.migrated"
+	if strings.Join(names, " ") != want {
+		t.Errorf("metrics %q, want %q", names, want)
+	}
+	if d := find(t, rm, "db.query").Description; d != "Time of one query." {
+		t.Errorf("description %q", d)
+	}
+	if d := find(t, rm, "db.query.negative").Description; !strings.Contains(d, "db.query") {
+		t.Errorf("description %q", d)
+	}
+	db := histogram(t, rm, "db.query").DataPoints
+	rpc := histogram(t, rm, "rpc").DataPoints
+	if len(db) != 2 || len(rpc) != 1 {
+		t.Fatalf("%d and %d points", len(db), len(rpc))
+	}
+	for i, dp := range []metricdata.ExponentialHistogramDataPoint[float64]{db[0], rpc[0], db[1]} {
+		r := regs[i]
+		set := attribute.NewSet(r.attrs...)
+		if !dp.Attributes.Equals(&set) {
+			t.Errorf("point %d: attributes %v, want %v", i, dp.Attributes, set)
+		}
+		checkPoint(t, fromSDK(dp), snapshotOf(r.spans), r.spans)
+	}
+}
+
+// TestDefaultTemporality checks that a Producer with no selector, a nil
+// one, or the zero Producer, reports cumulative points.
+func TestDefaultTemporality(t *testing.T) {
+	for _, p := range []*counterotel.Producer{
+		counterotel.NewProducer(),
+		counterotel.NewProducer(counterotel.WithTemporalitySelector(nil), nil),
+		new(counterotel.Producer),
+	} {
+		h := counter.NewHistogram()
+		if err := p.Register("d", h, rate); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			h.Record(7)
+			sms, err := p.Produce(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			eh := sms[0].Metrics[0].Data.(metricdata.ExponentialHistogram[float64])
+			if eh.Temporality != metricdata.CumulativeTemporality || eh.DataPoints[0].Count != uint64(i+1) {
+				t.Errorf("temporality %v, count %d", eh.Temporality, eh.DataPoints[0].Count)
+			}
+		}
+	}
+}
+
+// TestNothingRegistered checks that a Producer with no registration
+// produces nothing.
+func TestNothingRegistered(t *testing.T) {
+	sms, err := counterotel.NewProducer().Produce(context.Background())
+	if err != nil || sms != nil {
+		t.Errorf("Produce = %v, %v; want nothing", sms, err)
+	}
+}
+
+// TestCanceled checks that a Produce whose context is done takes no span:
+// the next one reports them.
+func TestCanceled(t *testing.T) {
+	hs := newHarness(t, metric.DeltaTemporalitySelector)
+	h := counter.NewHistogram()
+	if err := hs.p.Register("c", h, rate); err != nil {
+		t.Fatal(err)
+	}
+	h.Record(100)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if sms, err := hs.p.Produce(ctx); !errors.Is(err, context.Canceled) || sms != nil {
+		t.Errorf("Produce = %v, %v; want context.Canceled", sms, err)
+	}
+	if dp := onePoint(t, hs.collect(t), "c", metricdata.DeltaTemporality); dp.Count != 1 {
+		t.Errorf("count %d after a canceled Produce, want 1", dp.Count)
+	}
+}
+
+// TestTwoProducersOfAFeed exports one Histogram to two delta readers, with
+// a Producer each and a Tap each: both see every span.
+func TestTwoProducersOfAFeed(t *testing.T) {
+	h := counter.NewHistogram()
+	feed := export.NewFeed(h)
+	a, b := newHarness(t, metric.DeltaTemporalitySelector), newHarness(t, metric.DeltaTemporalitySelector)
+	for _, hs := range []*harness{a, b} {
+		if err := hs.p.Register("shared", feed.Tap(), rate); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spans := distributions[0].spans(rand.New(rand.NewPCG(5, 5)), 10_000)
+	record(h, spans[:5000])
+	first := onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)
+	checkPoint(t, fromSDK(first), snapshotOf(spans[:5000]), spans[:5000])
+	record(h, spans[5000:])
+	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), snapshotOf(spans[5000:]), spans[5000:])
+	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), snapshotOf(spans), spans)
+}
+
+// TestConcurrent records from several goroutines while others call Produce
+// and Register: the delta points, with one last Produce once the writers
+// are done, add up to every span recorded, and follow one another in time
+// without a gap or an overlap.
+func TestConcurrent(t *testing.T) {
+	const writers, producers, spansEach, produces = 4, 3, 20_000, 30
+	p := counterotel.NewProducer(counterotel.WithTemporalitySelector(metric.DeltaTemporalitySelector))
+	h := counter.NewHistogram()
+	if err := p.Register("busy", h, rate); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu     sync.Mutex
+		points []metricdata.ExponentialHistogramDataPoint[float64]
+		neg    int64
+	)
+	take := func(sms []metricdata.ScopeMetrics) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range sms[0].Metrics {
+			switch d := m.Data.(type) {
+			case metricdata.ExponentialHistogram[float64]:
+				if m.Name == "busy" {
+					points = append(points, d.DataPoints[0])
+				}
+			case metricdata.Sum[int64]:
+				if m.Name == "busy.negative" {
+					neg += d.DataPoints[0].Value
+				}
+			}
+		}
+	}
+	var writing, producing sync.WaitGroup
+	for w := range writers {
+		writing.Go(func() {
+			r := h.Recorder()
+			defer r.Close()
+			for i := range spansEach {
+				d := counter.Tickdelta(1 + (w*spansEach+i)%100_000)
+				if i%1000 == 0 {
+					d = -d
+				}
+				if w%2 == 0 {
+					r.Record(d)
+				} else {
+					h.Record(d)
+				}
+			}
+		})
+	}
+	for i := range producers {
+		producing.Go(func() {
+			for j := range produces {
+				sms, err := p.Produce(context.Background())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				take(sms)
+				if j == produces/2 {
+					// Register meanwhile, too.
+					if err := p.Register("late", counter.NewHistogram(), rate, attribute.Int("by", i)); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+	writing.Wait()
+	producing.Wait()
+	sms, err := p.Produce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	take(sms)
+
+	var count uint64
+	var total float64
+	var wantSum int64
+	for w := range writers {
+		for i := range spansEach {
+			if i%1000 != 0 {
+				wantSum += int64(1 + (w*spansEach+i)%100_000)
+			}
+		}
+	}
+	wantNeg := int64(writers * spansEach / 1000)
+	// Produce calls take turns, so their points' times order them.
+	slices.SortFunc(points, func(a, b metricdata.ExponentialHistogramDataPoint[float64]) int { return a.Time.Compare(b.Time) })
+	var prev time.Time
+	for i, dp := range points {
+		count += dp.Count
+		total += dp.Sum
+		if i > 0 && !dp.StartTime.Equal(prev) {
+			t.Errorf("point %d starts at %v, the one before ended at %v", i, dp.StartTime, prev)
+		}
+		prev = dp.Time
+	}
+	if len(points) != producers*produces+1 {
+		t.Errorf("%d points, want %d", len(points), producers*produces+1)
+	}
+	if want := uint64(writers*spansEach) - uint64(wantNeg); count != want || neg != wantNeg {
+		t.Errorf("the points hold %d spans and %d negative, want %d and %d", count, neg, want, wantNeg)
+	}
+	if want := float64(wantSum) / hz; total < want*(1-1e-12) || total > want*(1+1e-12) {
+		t.Errorf("the points' sums add up to %g s, want %g s", total, want)
+	}
+	if n := len(histogram(t, &metricdata.ResourceMetrics{ScopeMetrics: sms}, "late").DataPoints); n != producers {
+		t.Errorf("late has %d points, want %d", n, producers)
+	}
+}
