@@ -12,6 +12,7 @@ package bench_test
 //	go test -run '^$' -bench . -count 3 -benchmem
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -28,6 +29,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"go.opentelemetry.io/otel/sdk/metric"
 )
 
 // spans are 1024 spans spread evenly in the logarithm over 30 to 10⁶ ticks
@@ -128,6 +130,16 @@ func BenchmarkRecord(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
 			h.Observe(export.Seconds(spans[i&1023], gigahertz))
+		}
+	})
+	b.Run("otel=exponential", func(b *testing.B) {
+		// The OpenTelemetry SDK's own histogram, aggregated at scale 7 as
+		// counterotel exports: a Record finds the bucket under a lock.
+		h := otelHistogram(b, metric.NewManualReader())
+		ctx := context.Background()
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			h.Record(ctx, export.Seconds(spans[i&1023], gigahertz))
 		}
 	})
 	b.Run("ddsketch=1%", func(b *testing.B) {

@@ -11,6 +11,7 @@ package bench_test
 //	go test -run '^$' -bench Export -count 10 -benchmem
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -18,7 +19,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/counterotel"
 	"github.com/tickstamp/counter/export/counterprom"
+	otelmetric "go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 )
 
 // wideSpans are 16,384 spans spread evenly in the logarithm over 2·10³ to
@@ -111,6 +116,77 @@ func BenchmarkExportPrometheus(b *testing.B) {
 			record:  func(d counter.Tickdelta) { h.Observe(export.Seconds(d, gigahertz)) },
 			collect: func(b *testing.B) { gatherOne(b, reg) },
 			buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+		})
+	}
+}
+
+// otelHistogram returns the OpenTelemetry SDK's own Float64Histogram,
+// aggregated as an exponential histogram at scale 7, up to 2,048 buckets:
+// as fine as counterotel exports, with room for the spread.
+func otelHistogram(b *testing.B, reader metric.Reader) otelmetric.Float64Histogram {
+	mp := metric.NewMeterProvider(metric.WithReader(reader), metric.WithView(metric.NewView(
+		metric.Instrument{Name: "span"},
+		metric.Stream{Aggregation: metric.AggregationBase2ExponentialHistogram{MaxSize: 2048, MaxScale: 7}},
+	)))
+	b.Cleanup(func() { _ = mp.Shutdown(context.Background()) })
+	h, err := mp.Meter("bench").Float64Histogram("span", otelmetric.WithUnit("s"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h
+}
+
+// collectOTel collects reader into rm and returns the positive buckets of
+// the histogram "span", at scale 7.
+func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetrics) int {
+	if err := reader.Collect(context.Background(), rm); err != nil {
+		b.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if eh, ok := m.Data.(metricdata.ExponentialHistogram[float64]); ok && m.Name == "span" {
+				dp := eh.DataPoints[0]
+				if dp.Scale != counterotel.Scale {
+					b.Fatalf("scale %d, want %d", dp.Scale, counterotel.Scale)
+				}
+				return len(dp.PositiveBucket.Counts)
+			}
+		}
+	}
+	b.Fatal("no histogram collected")
+	return 0
+}
+
+func BenchmarkExportOTel(b *testing.B) {
+	{
+		h := counter.NewHistogram()
+		r := h.Recorder()
+		defer r.Close()
+		p := counterotel.NewProducer()
+		if err := p.Register("span", h, gigahertz); err != nil {
+			b.Fatal(err)
+		}
+		reader := metric.NewManualReader(metric.WithProducer(p))
+		mp := metric.NewMeterProvider(metric.WithReader(reader))
+		defer func() { _ = mp.Shutdown(context.Background()) }()
+		var rm metricdata.ResourceMetrics
+		runExport(b, exportCase{
+			name:    "counterotel",
+			record:  r.Record,
+			collect: func(b *testing.B) { collectOTel(b, reader, &rm) },
+			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm) },
+		})
+	}
+	{
+		reader := metric.NewManualReader()
+		h := otelHistogram(b, reader)
+		ctx := context.Background()
+		var rm metricdata.ResourceMetrics
+		runExport(b, exportCase{
+			name:    "otel",
+			record:  func(d counter.Tickdelta) { h.Record(ctx, export.Seconds(d, gigahertz)) },
+			collect: func(b *testing.B) { collectOTel(b, reader, &rm) },
+			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm) },
 		})
 	}
 }
