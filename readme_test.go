@@ -25,6 +25,9 @@ func TestREADMESnippetsAreExamples(t *testing.T) {
 	}
 	more, _ := filepath.Glob(filepath.Join("*", "example*_test.go"))
 	files = append(files, more...)
+	// The integrations' examples, each in a module of its own.
+	more, _ = filepath.Glob(filepath.Join("export", "*", "example*_test.go"))
+	files = append(files, more...)
 	var examples [][]string
 	for _, f := range files {
 		examples = append(examples, codeLines(t, f))

@@ -23,15 +23,15 @@ func Example() {
 	if err != nil {
 		c = counter.Monotonic() // the runtime's clock, where the counter is refused
 	}
-	h, p := counter.NewHistogram(), counterotel.NewProducer()
-	if err := p.Register("request.duration", h, c.Rate()); err != nil {
-		log.Fatal(err)
-	}
-	exp, err := otlpmetricgrpc.New(context.Background())
+	h, ctx := counter.NewHistogram(), context.Background()
+	exp, err := otlpmetricgrpc.New(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}
-	reader := metric.NewPeriodicReader(exp, metric.WithProducer(p))
-	mp := metric.NewMeterProvider(metric.WithReader(reader))
-	defer mp.Shutdown(context.Background())
+	p := counterotel.NewProducer(counterotel.WithTemporalitySelector(exp.Temporality))
+	if err := p.Register("request.duration", h, c.Rate()); err != nil {
+		log.Fatal(err)
+	}
+	mp := metric.NewMeterProvider(metric.WithReader(metric.NewPeriodicReader(exp, metric.WithProducer(p))))
+	defer mp.Shutdown(ctx)
 }
