@@ -2,8 +2,6 @@ package counter_test
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -11,19 +9,12 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/spantest"
 )
 
-// spans are 1024 spans spread evenly in the logarithm over 30 to 10⁶ ticks
-// (8 KB: with the structures recorded into, they fit a core's level-1
-// cache, which two vCPUs may share),
-// the spread of the side-by-side benchmarks of the bench module.
-var spans = func() (s [1024]counter.Tickdelta) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range s {
-		s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
-	}
-	return s
-}()
+// spans are the 1024 spans of the side-by-side benchmarks of the bench
+// module: log-uniform over 30 to 10⁶ ticks.
+var spans = spantest.Bench()
 
 func BenchmarkRecorderRecord(b *testing.B) {
 	r := counter.NewHistogram().Recorder()

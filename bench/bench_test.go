@@ -15,8 +15,6 @@ import (
 	"context"
 	"math"
 	"math/bits"
-	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -29,20 +27,13 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/internal/spantest"
 	"go.opentelemetry.io/otel/sdk/metric"
 )
 
-// spans are 1024 spans spread evenly in the logarithm over 30 to 10⁶ ticks
-// (8 KB: with the structures recorded into, they fit a core's level-1
-// cache, which two vCPUs may share),
-// as in the root package's bench_histogram_test.go.
-var spans = func() (s [1024]counter.Tickdelta) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range s {
-		s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
-	}
-	return s
-}()
+// spans are the 1024 spans of the side-by-side benchmarks, as in the root
+// package's bench_histogram_test.go.
+var spans = spantest.Bench()
 
 // gigahertz is the rate of the spans, 1 GHz.
 var gigahertz = func() counter.TickRate {
@@ -239,7 +230,7 @@ func BenchmarkRecordParallel(b *testing.B) {
 func BenchmarkMemory(b *testing.B) {
 	b.Run("ours=Recorder", func(b *testing.B) {
 		h := counter.NewHistogram()
-		bytes := allocated(func() { h.Recorder().Close() })
+		bytes := spantest.Allocated(func() { h.Recorder().Close() })
 		b.ReportAllocs()
 		for b.Loop() {
 			counter.NewHistogram().Recorder()
@@ -258,17 +249,6 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportMetric(float64(h.ByteSize()), "ByteSize")
 		})
 	}
-}
-
-// allocated returns the bytes f allocates, as runtime.MemStats.TotalAlloc
-// counts them.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // A floorTally is the least state of a log-linear histogram of 128 buckets

@@ -5,7 +5,7 @@ package bench_test
 // against Prometheus's native Histogram gathered by a Registry and
 // OpenTelemetry's exponential histogram collected by a ManualReader, every
 // one holding spans spread over about 2,000 buckets. Between two
-// collections, with the timer stopped, 1,024 new spans of the same spread are recorded, so
+// collections, with the timer stopped, 128 new spans of the same spread are recorded, so
 // that each collection has new spans to take. Run with the others, or alone:
 //
 //	go test -run '^$' -bench Export -count 10 -benchmem
@@ -63,7 +63,7 @@ func runExport(b *testing.B, c exportCase) {
 		b.ResetTimer()
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
-			for _, d := range wideSpans[i%16*1024:][:1024] {
+			for _, d := range wideSpans[i%128*128:][:128] {
 				c.record(d)
 			}
 			b.StartTimer()

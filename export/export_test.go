@@ -8,59 +8,8 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/internal/spantest"
 )
-
-// A distribution is a named way to draw n spans, and the most spans a test
-// draws from it.
-type distribution struct {
-	name  string
-	spans func(r *rand.Rand, n int) []counter.Tickdelta
-	most  int
-}
-
-var distributions = []distribution{
-	{"loguniform30to1e6", func(r *rand.Rand, n int) []counter.Tickdelta {
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
-		}
-		return s
-	}, 0},
-	{"narrow", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// A tight peak near 5000 ticks, a few buckets of ours wide.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(5000 + 40*r.NormFloat64())
-		}
-		return s
-	}, 0},
-	{"small", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// Spans below 256 ticks, which both histograms hold exactly.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(r.IntN(256))
-		}
-		return s
-	}, 0},
-	{"huge", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// Spans from 2⁶¹ to 2^62.5: their sum is past MaxTickdelta.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(math.Exp2(61 + 1.5*r.Float64()))
-		}
-		return s
-	}, 4000}, // A tally's 64-bit sum holds about four such spans, and each
-	// Recorder hands over a 29 KB tally when its sum is full: 100,000 of
-	// them took 800 MB until Interval.
-}
-
-// size returns n, or the distribution's most where it is less.
-func (d distribution) size(n int) int {
-	if d.most > 0 {
-		return min(n, d.most)
-	}
-	return n
-}
 
 // snapshotOf records spans into a new counter.Histogram, the first half
 // through a Recorder and the rest through Histogram.Record, and returns its
@@ -96,9 +45,9 @@ func within(got, want counter.Tickdelta, rel float64) bool {
 // TestValues checks that Values stands for every span once, in order, each
 // within QuantileError, with the exact minimum and maximum at the ends.
 func TestValues(t *testing.T) {
-	for i, dist := range distributions {
-		t.Run(dist.name, func(t *testing.T) {
-			exact := sorted(dist.spans(rand.New(rand.NewPCG(uint64(i), 5)), dist.size(10_000)))
+	for i, dist := range append(spantest.Distributions, spantest.Huge) {
+		t.Run(dist.Name, func(t *testing.T) {
+			exact := sorted(dist.Spans(rand.New(rand.NewPCG(uint64(i), 5)), dist.Size(10_000)))
 			s := snapshotOf(exact)
 			var buckets int
 			for range s.Buckets() {

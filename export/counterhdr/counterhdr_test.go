@@ -11,59 +11,8 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export/counterhdr"
+	"github.com/tickstamp/counter/internal/spantest"
 )
-
-// A distribution is a named way to draw n spans, and the most spans a test
-// draws from it.
-type distribution struct {
-	name  string
-	spans func(r *rand.Rand, n int) []counter.Tickdelta
-	most  int
-}
-
-var distributions = []distribution{
-	{"loguniform30to1e6", func(r *rand.Rand, n int) []counter.Tickdelta {
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
-		}
-		return s
-	}, 0},
-	{"narrow", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// A tight peak near 5000 ticks, a few buckets of ours wide.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(5000 + 40*r.NormFloat64())
-		}
-		return s
-	}, 0},
-	{"small", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// Spans below 256 ticks, which both histograms hold exactly.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(r.IntN(256))
-		}
-		return s
-	}, 0},
-	{"huge", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// Spans from 2⁶¹ to 2^62.5: their sum is past MaxTickdelta.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(math.Exp2(61 + 1.5*r.Float64()))
-		}
-		return s
-	}, 4000}, // A tally's 64-bit sum holds about four such spans, and each
-	// Recorder hands over a 29 KB tally when its sum is full: 100,000 of
-	// them took 800 MB until Interval.
-}
-
-// size returns n, or the distribution's most where it is less.
-func (d distribution) size(n int) int {
-	if d.most > 0 {
-		return min(n, d.most)
-	}
-	return n
-}
 
 // quantiles are the quantiles the tests compare; 1 is the maximum.
 var quantiles = []float64{0.5, 0.9, 0.99, 0.999, 1}
@@ -133,10 +82,10 @@ func TestQuantilesAgreeWithHDR(t *testing.T) {
 	const n = 100_000
 	const sigfigs = 3
 	hdrErr := hdrError(sigfigs)
-	for i, dist := range distributions {
-		t.Run(dist.name, func(t *testing.T) {
-			n := dist.size(n)
-			spans := dist.spans(rand.New(rand.NewPCG(uint64(i), 7)), n)
+	for i, dist := range append(spantest.Distributions, spantest.Huge) {
+		t.Run(dist.Name, func(t *testing.T) {
+			n := dist.Size(n)
+			spans := dist.Spans(rand.New(rand.NewPCG(uint64(i), 7)), n)
 			exact := sorted(spans)
 			hdr := hdrhistogram.New(1, math.MaxInt64, sigfigs)
 			for _, d := range spans {
@@ -235,13 +184,13 @@ func TestAddToHDRDropped(t *testing.T) {
 func TestMemory(t *testing.T) {
 	const runs = 50
 	hs := make([]*counter.Histogram, runs)
-	histogramBytes := allocated(func() {
+	histogramBytes := spantest.Allocated(func() {
 		for i := range hs {
 			hs[i] = counter.NewHistogram()
 		}
 	}) / runs
 	rs := make([]*counter.Recorder, runs)
-	recorderBytes := allocated(func() {
+	recorderBytes := spantest.Allocated(func() {
 		for i := range rs {
 			rs[i] = hs[i].Recorder()
 		}
@@ -254,19 +203,8 @@ func TestMemory(t *testing.T) {
 	for _, sigfigs := range []int{2, 3} {
 		for _, top := range []int64{1 << 40, math.MaxInt64} {
 			var h *hdrhistogram.Histogram
-			bytes := allocated(func() { h = hdrhistogram.New(1, top, sigfigs) })
+			bytes := spantest.Allocated(func() { h = hdrhistogram.New(1, top, sigfigs) })
 			t.Logf("HdrHistogram, %d figures, 1 to %d: ByteSize %d, allocated %d bytes", sigfigs, top, h.ByteSize(), bytes)
 		}
 	}
-}
-
-// allocated returns the bytes f allocates, as runtime.MemStats.TotalAlloc
-// counts them.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }

@@ -3,7 +3,6 @@ package counterotel_test
 import (
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
@@ -29,48 +28,6 @@ var rate = func() counter.TickRate {
 
 // base is the ratio of a bucket's upper bound to its lower at Scale.
 var base = math.Exp2(math.Exp2(-counterotel.Scale))
-
-// A distribution is a named way to draw n spans.
-type distribution struct {
-	name  string
-	spans func(r *rand.Rand, n int) []counter.Tickdelta
-}
-
-var distributions = []distribution{
-	{"loguniform30to1e6", func(r *rand.Rand, n int) []counter.Tickdelta {
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(30 * math.Pow(1e6/30, r.Float64()))
-		}
-		return s
-	}},
-	{"narrow", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// A tight peak near 5000 ticks, a few of the Snapshot's buckets wide.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(5000 + 40*r.NormFloat64())
-		}
-		return s
-	}},
-	{"small", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// Spans below 256 ticks, which a Snapshot holds exactly.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			s[i] = counter.Tickdelta(1 + r.IntN(255))
-		}
-		return s
-	}},
-	{"withzeros", func(r *rand.Rand, n int) []counter.Tickdelta {
-		// A quarter of spans of 0 ticks, the rest log-uniform from 1 to 1e5.
-		s := make([]counter.Tickdelta, n)
-		for i := range s {
-			if r.IntN(4) != 0 {
-				s[i] = counter.Tickdelta(math.Pow(1e5, r.Float64()))
-			}
-		}
-		return s
-	}},
-}
 
 // record records spans into h, the first half through a Recorder and the
 // rest through Histogram.Record.

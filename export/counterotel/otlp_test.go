@@ -19,6 +19,7 @@ import (
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
 	"github.com/tickstamp/counter/export/counterotel"
+	"github.com/tickstamp/counter/internal/spantest"
 )
 
 // A receiver is an OTLP metrics service that hands on what it receives.
@@ -109,7 +110,7 @@ func TestOTLP(t *testing.T) {
 			var all []counter.Tickdelta
 			var start uint64
 			for c := range 2 {
-				batch := distributions[(3*c)%len(distributions)].spans(rnd, 40_000) // log-uniform, then with zeros
+				batch := spantest.Distributions[(3*c)%len(spantest.Distributions)].Spans(rnd, 40_000) // log-uniform, then with zeros
 				record(h, batch)
 				h.Record(-5)
 				all = append(all, batch...)

@@ -17,6 +17,7 @@ import (
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
 	"github.com/tickstamp/counter/export/counterotel"
+	"github.com/tickstamp/counter/internal/spantest"
 )
 
 // A harness is a Producer registered on a ManualReader of a MeterProvider,
@@ -118,8 +119,8 @@ func onePoint(t testing.TB, rm *metricdata.ResourceMetrics, name string, want me
 func TestTemporality(t *testing.T) {
 	const n = 50_000
 	for _, tm := range temporalities {
-		for di, dist := range distributions {
-			t.Run(tm.name+"/"+dist.name, func(t *testing.T) {
+		for di, dist := range spantest.Distributions {
+			t.Run(tm.name+"/"+dist.Name, func(t *testing.T) {
 				hs := newHarness(t, tm.sel)
 				h := counter.NewHistogram()
 				before := time.Now()
@@ -135,7 +136,7 @@ func TestTemporality(t *testing.T) {
 					if c != 2 { // the third collection follows no span
 						// Each batch reaches further than the one before, so
 						// that the interval's extremes are not all time's.
-						batch = dist.spans(rnd, n)
+						batch = dist.Spans(rnd, n)
 						for i := range batch {
 							batch[i] *= counter.Tickdelta(1 + c)
 						}
@@ -375,7 +376,7 @@ func TestSeveralRegistrations(t *testing.T) {
 	for i := range regs {
 		r := &regs[i]
 		r.h = counter.NewHistogram()
-		r.spans = distributions[0].spans(rand.New(rand.NewPCG(uint64(i), 9)), 1000*(i+1))
+		r.spans = spantest.Distributions[0].Spans(rand.New(rand.NewPCG(uint64(i), 9)), 1000*(i+1))
 		record(r.h, r.spans)
 		if err := hs.p.Register(r.name, r.h, rate, r.attrs...); err != nil {
 			t.Fatal(err)
@@ -482,7 +483,7 @@ func TestTwoProducersOfAFeed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	spans := distributions[0].spans(rand.New(rand.NewPCG(5, 5)), 10_000)
+	spans := spantest.Distributions[0].Spans(rand.New(rand.NewPCG(5, 5)), 10_000)
 	record(h, spans[:5000])
 	first := onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)
 	checkPoint(t, fromSDK(first), snapshotOf(spans[:5000]), spans[:5000])
