@@ -13,11 +13,11 @@ import (
 // later, on a logger's goroutine, with a background goroutine keeping it
 // anchored.
 func ExampleAnchor() {
-	clk, err := counter.Discover()
+	c, err := counter.Discover()
 	if err != nil {
-		clk = counter.Monotonic() // where Discover refuses, the monotonic clock stands in
+		c = counter.Monotonic() // where Discover refuses, the monotonic clock stands in
 	}
-	a, err := counter.NewAnchor(clk)
+	a, err := counter.NewAnchor(c)
 	if err != nil {
 		panic(err)
 	}
@@ -30,7 +30,7 @@ func ExampleAnchor() {
 	}()
 
 	// The hot path stores a reading: one instruction, no time.Time.
-	received := clk.Now()
+	received := c.Now()
 
 	// Later, on the logger's goroutine.
 	at := a.Time(received)

@@ -82,7 +82,7 @@ func ExampleOpenGroup() {
 }
 
 // countWork is the README's snippet, whole: TestREADMESnippet checks the
-// README shows these lines.
+// README shows these lines, the signature that makes c included.
 func countWork(c counter.Counter, work func()) error {
 	runtime.LockOSThread() // a Thread counter counts this OS thread only
 	defer runtime.UnlockOSThread()
