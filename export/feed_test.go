@@ -90,10 +90,11 @@ func TestFeedConcurrent(t *testing.T) {
 	wg.Wait()
 	close(done)
 	readers.Wait()
-	const n = writers * spans
+	const n int64 = writers * spans // typed: n·(n+1)/2 is past a 32-bit int
 	for i := range totals {
-		if c, sum := totals[i].Count(), totals[i].Sum(); c != n || sum != n*(n+1)/2 || totals[i].Max() != n {
-			t.Errorf("tap %d: %d spans, sum %d, max %d; want %d, %d, %d", i, c, sum, totals[i].Max(), n, n*(n+1)/2, n)
+		c, sum, most := totals[i].Count(), totals[i].Sum(), totals[i].Max()
+		if c != uint64(n) || sum != counter.Tickdelta(n*(n+1)/2) || most != counter.Tickdelta(n) {
+			t.Errorf("tap %d: %d spans, sum %d, max %d; want %d, %d, %d", i, c, sum, most, n, n*(n+1)/2, n)
 		}
 	}
 }
