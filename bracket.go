@@ -116,9 +116,10 @@ func (c clockPair) tightest(n int) (best bracket, meanRaw, meanMid float64, kept
 }
 
 // step returns the counter's smallest step, as [step.Smallest] finds it
-// over c's counter read: the resolution of a single reading, which the
-// watch's and the per-CPU check's bounds allow for; 0 where the counter did
-// not advance.
+// over c's counter read: the least advance a single reading can be seen to
+// make (the counter's resolution, or a read's cost where that is larger),
+// which the watch's and the per-CPU check's bounds allow for; 0 where the
+// counter did not advance.
 func (c clockPair) step() Tickdelta {
 	return Tickdelta(step.Smallest(func() uint64 {
 		t, _ := c.counter()

@@ -64,8 +64,10 @@ func (s *Snapshot) Sum() Tickdelta {
 // Mean returns the mean of the distribution's spans, its exact sum divided
 // by its count and rounded to the nearest tick (halves up); 0 where it is
 // empty. Read the mean, not a quantile, for code shorter than the counter's
-// smallest step: each span is then a whole number of steps, and only the
-// mean of many averages the steps out (counterinfo reports the step).
+// resolution, its least increment: each span is then a whole number of
+// increments, and only the mean of many averages them out (counterinfo
+// reports the resolution, beside the least advance a read sees, which is
+// larger where a read costs more than an increment).
 func (s *Snapshot) Mean() Tickdelta {
 	if s.count == 0 {
 		return 0

@@ -2,6 +2,7 @@ package step
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -133,5 +134,154 @@ func TestSmallestOutliers(t *testing.T) {
 	v := uint64(1 << 40)
 	if got := Smallest(func() uint64 { v -= 5; return v }); got != 0 {
 		t.Errorf("Smallest of a counter that only goes back = %d; want 0", got)
+	}
+}
+
+// A simCounter is a counter read by a simulated read: each read advances
+// a clock by the read's cost, cost plus a jitter drawn evenly from 0 to
+// jitter, and returns value of the clock. rng seeds the jitter, so that a
+// run is the same every time.
+type simCounter struct {
+	now          uint64                     // the clock, in ticks of the reading
+	cost, jitter uint64                     // the read's cost, in ticks of the clock
+	value        func(uint64) uint64        // the counter's reading at a time of the clock
+	rng          *rand.Rand                 // the jitter's
+	reads        int                        // reads so far
+	extra        func(int) (uint64, uint64) // a further advance of the clock and of the value before read n; nil for none
+	offset       uint64                     // what extra has added to the value so far
+}
+
+func (s *simCounter) read() uint64 {
+	s.reads++
+	s.now += s.cost
+	if s.jitter > 0 {
+		s.now += s.rng.Uint64N(s.jitter + 1)
+	}
+	if s.extra != nil {
+		dt, dv := s.extra(s.reads)
+		s.now += dt
+		s.offset += dv
+	}
+	return s.value(s.now) + s.offset
+}
+
+// quantized returns a counter of the given resolution: the clock rounded
+// down to a whole number of resolution ticks.
+func quantized(resolution uint64) func(uint64) uint64 {
+	return func(t uint64) uint64 { return t / resolution * resolution }
+}
+
+// scaled24MHz is a counter that counts at 24 MHz and reads at 1 GHz, as an
+// Arm counter with FEAT_ECV's scaling does: at t ns, floor(t·24e6/1e9)
+// counts, each 1e9/24e6 ticks of 1 GHz, rounded to a whole tick.
+func scaled24MHz(t uint64) uint64 {
+	n := t * 24 / 1000
+	return (n*1000 + 12) / 24
+}
+
+// TestResolution checks Resolution against simulated counters of known
+// resolution, read faster and slower than they advance.
+func TestResolution(t *testing.T) {
+	const mean24MHz = 1e9 / 24e6 // 41.67 ticks of 1 GHz
+	for _, tc := range []struct {
+		name         string
+		value        func(uint64) uint64
+		cost, jitter uint64
+		want, within float64
+	}{
+		{"1 tick, reads of 20 to 48 ticks", quantized(1), 20, 28, 1, 0},
+		{"2 ticks, reads of 20 to 48 ticks (an Intel guest)", quantized(2), 20, 28, 2, 0},
+		{"2 ticks, reads of 40 to 48 ticks", quantized(2), 40, 8, 2, 0},
+		{"2 ticks, reads of 1 tick", quantized(2), 1, 0, 2, 0},
+		{"21 ticks, reads of 5 to 15 ticks", quantized(21), 5, 10, 21, 0},
+		{"21 ticks, reads of 15 to 30 ticks", quantized(21), 15, 15, 21, 0},
+		{"21 ticks, reads of 30 to 58 ticks", quantized(21), 30, 28, 21, 0},
+		{"21 ticks, reads of 42 to 46 ticks: a multiple, jittered", quantized(21), 42, 4, 21, 0},
+		{"2 ticks, reads of 40 to 42 ticks: a multiple, jittered", quantized(2), 40, 2, 2, 0},
+		{"24 MHz at 1 GHz, reads of 15 to 25 ns", scaled24MHz, 15, 10, mean24MHz, 0.1},
+		{"24 MHz at 1 GHz, reads of 2 ns", scaled24MHz, 2, 0, mean24MHz, 0.1},
+		{"24 MHz at 1 GHz, reads of 35 to 50 ns", scaled24MHz, 35, 15, mean24MHz, 0.1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &simCounter{now: 1 << 40, cost: tc.cost, jitter: tc.jitter, value: tc.value, rng: rand.New(rand.NewPCG(1, 2))}
+			got := Resolution(s.read)
+			if math.Abs(got-tc.want) > tc.within {
+				t.Errorf("Resolution = %v; want %v (within %v)", got, tc.want, tc.within)
+			}
+			if s.reads != Pairs+1 {
+				t.Errorf("%d reads; want Pairs+1 = %d", s.reads, Pairs+1)
+			}
+		})
+	}
+}
+
+// TestResolutionLimits checks what Resolution reports where its
+// differences cannot show the resolution, as its doc says: the read's cost
+// where every difference is the same, and 1 for a scaled counter read
+// slower than it advances.
+func TestResolutionLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		value        func(uint64) uint64
+		cost, jitter uint64
+		want         float64
+	}{
+		{"1 tick, every read 40 ticks", quantized(1), 40, 0, 40},
+		{"21 ticks, every read 42 ticks", quantized(21), 42, 0, 42},
+		{"24 MHz at 1 GHz, reads of 60 to 80 ns", scaled24MHz, 60, 20, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &simCounter{cost: tc.cost, jitter: tc.jitter, value: tc.value, rng: rand.New(rand.NewPCG(3, 4))}
+			if got := Resolution(s.read); got != tc.want {
+				t.Errorf("Resolution = %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestResolutionOutliers checks that pairs an interrupt stretched, or a
+// migration to a CPU whose counter is a tick ahead, do not hide the
+// resolution, read slower or faster than the counter.
+func TestResolutionOutliers(t *testing.T) {
+	// Every 1000th read is 5000 to 5100 ticks late; every 3000th is on
+	// another CPU, a tick further ahead.
+	outliers := func(n int) (uint64, uint64) {
+		var dt, dv uint64
+		if n%1000 == 0 {
+			dt = 5000 + uint64(n%101)
+		}
+		if n%3000 == 0 {
+			dv = 1
+		}
+		return dt, dv
+	}
+	for _, tc := range []struct {
+		name         string
+		cost, jitter uint64
+		want         float64
+	}{
+		{"reads slower", 20, 28, 2},
+		{"reads faster", 1, 0, 2},
+	} {
+		s := &simCounter{cost: tc.cost, jitter: tc.jitter, value: quantized(2), rng: rand.New(rand.NewPCG(5, 6)), extra: outliers}
+		if got := Resolution(s.read); got != tc.want {
+			t.Errorf("%s: Resolution = %v; want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestResolutionEdges checks a counter that wraps, one that never advances
+// and one that only goes back.
+func TestResolutionEdges(t *testing.T) {
+	s := &simCounter{now: math.MaxUint64 - 1000, cost: 20, jitter: 28, value: quantized(1), rng: rand.New(rand.NewPCG(7, 8))}
+	if got := Resolution(s.read); got != 1 {
+		t.Errorf("a counter that wraps: %v; want 1", got)
+	}
+	if got := Resolution(func() uint64 { return 42 }); got != 0 {
+		t.Errorf("a counter that never advances: %v; want 0", got)
+	}
+	v := uint64(1 << 40)
+	if got := Resolution(func() uint64 { v -= 6; return v }); got != 0 {
+		t.Errorf("a counter that only goes back: %v; want 0", got)
 	}
 }
