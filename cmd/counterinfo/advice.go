@@ -65,10 +65,10 @@ func warnings(r report) []string {
 		w = append(w, fmt.Sprintf("the kernel's clocksource is %s, not %s: it distrusts the counter or prefers the hypervisor's clock, and clock_gettime may cost more", r.Clocksource, want))
 	}
 	if r.Usable && r.KernelHz != 0 && math.Abs(r.KernelPPM) > kernelWarnPPM {
-		w = append(w, fmt.Sprintf("the discovered rate lies %+.0f ppm from the kernel's %d Hz", r.KernelPPM, r.KernelHz))
+		w = append(w, fmt.Sprintf("the discovered rate lies %s ppm from the kernel's %d Hz", formatPPM(r.KernelPPM, true), r.KernelHz))
 	}
 	if r.Usable && r.DriftNote == "" && math.Abs(r.DriftPPM) > r.DriftBoundPPM+driftWarnPPM {
-		w = append(w, fmt.Sprintf("the counter drifted %+.1f ppm from %s over %.0f ms: the rate is off, or the counter is not steady", r.DriftPPM, r.DriftAgainst, r.WindowMS))
+		w = append(w, fmt.Sprintf("the counter drifted %s ppm from %s over %.0f ms: the rate is off, or the counter is not steady", formatPPM(r.DriftPPM, true), r.DriftAgainst, r.WindowMS))
 	}
 	if cc := r.CrossCore; cc.Checked && cc.WorstBackTicks > 0 {
 		w = append(w, fmt.Sprintf("a reading from CPU %d was %d ticks (%.0f ns) ahead of a later one on CPU %d: a span that starts and ends on different CPUs may be short by that much, or negative", cc.WorstFrom, cc.WorstBackTicks, cc.WorstBackNS, cc.WorstTo))

@@ -52,9 +52,9 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 	r.RateHz = c.Rate().Hertz()
 	r.Rate = c.Rate().String()
 	r.UncertaintyPPM, r.UncertaintyFrom = uncertainty(d)
-	r.UncertaintyPPM = round(r.UncertaintyPPM, 3)
+	r.UncertaintyPPM = roundPPM(r.UncertaintyPPM, 3)
 	if r.KernelHz != 0 {
-		r.KernelPPM = round((float64(r.RateHz)-float64(r.KernelHz))/float64(r.KernelHz)*1e6, 3)
+		r.KernelPPM = roundPPM((float64(r.RateHz)-float64(r.KernelHz))/float64(r.KernelHz)*1e6, 3)
 	}
 	return c, nil
 }
@@ -83,12 +83,13 @@ func reportCPUOffsets(r *report, d counter.Discovery, derr error) {
 	r.CPUOffsetBoundNS = float64(bound)
 }
 
-// reportReads measures what reading c costs, its smallest step, its read
-// floor (counter.Floor's empty spans), its drift against the raw clock and,
-// with -crosscore, readings handed between CPUs, where discovery's error
-// derr allows: a refused counter still reads (at the zero rate, with the
-// instructions this CPU has), but has no rate to convert a drift or a floor
-// at and is not checked across CPUs.
+// reportReads measures what reading c costs, its resolution and the least
+// advance a read sees (its smallest step), its read floor (counter.Floor's
+// empty spans), its drift against the raw clock and, with -crosscore,
+// readings handed between CPUs, where discovery's error derr allows: a
+// refused counter still reads (at the zero rate, with the instructions this
+// CPU has), but has no rate to convert a drift or a floor at and is not
+// checked across CPUs.
 func reportReads(r *report, c counter.Counter, opts options, derr error) {
 	if derr != nil {
 		// New makes End and NowCPU use the instructions this CPU has, as
@@ -102,6 +103,9 @@ func reportReads(r *report, c counter.Counter, opts options, derr error) {
 	step := smallestStep(c)
 	r.StepTicks = int64(step)
 	r.StepNS = round(ns(step, c.Rate()), 1)
+	res := resolution(c)
+	r.ResolutionTicks = round(res, 2)
+	r.ResolutionNS = round(nsOf(res, c.Rate()), 2)
 	var floor counter.Snapshot
 	r.FloorNowTicks, r.FloorNowNS = readFloor(c, counter.NowNow, &floor)
 	r.FloorBeginEndTicks, r.FloorBeginEndNS = readFloor(c, counter.BeginEnd, &floor)
@@ -172,9 +176,15 @@ func round(x float64, decimals int) float64 {
 // ns converts a span of ticks to nanoseconds at rate, as a float; 0 at the
 // zero rate.
 func ns(d counter.Tickdelta, rate counter.TickRate) float64 {
+	return nsOf(float64(d), rate)
+}
+
+// nsOf converts ticks, which may be a fraction, to nanoseconds at rate; 0
+// at the zero rate.
+func nsOf(ticks float64, rate counter.TickRate) float64 {
 	hz := rate.Hertz()
 	if hz == 0 {
 		return 0
 	}
-	return float64(d) * 1e9 / float64(hz)
+	return ticks * 1e9 / float64(hz)
 }

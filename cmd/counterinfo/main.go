@@ -8,45 +8,63 @@
 // TSC rate); the counter's drift against the raw monotonic clock over a
 // window; the cost of each kind of read next to time.Now, and how the
 // package's brackets read the raw clock and at what cost (bracket_read,
-// bracket_read_ns: rawclock.Kind and Cost); the smallest step
-// between back-to-back reads; the read floor, the p50, p99 and max of empty
-// Now→Now and Begin→End spans read back to back by [counter.Counter.Floor]
-// (the table's floor rows; in -json floor_now_ticks, floor_now_ns,
-// floor_begin_end_ticks and floor_begin_end_ns, each an object of p50, p99
-// and max); and, on Linux, whether a reading handed from one CPU to another
-// is ever behind the other CPU's counter, and each CPU's counter offset from
-// the first's, as Discover's per-CPU check found it.
-// With -watch it then runs [counter.Watch] live, as a service would.
+// bracket_read_ns: rawclock.Kind and Cost); the counter's resolution, its
+// least increment (resolution_ticks, resolution_ns), beside the least
+// advance one read sees (step_ticks, step_ns), which is about a read's cost
+// where reads are slower than the counter; the read floor, the p50, p99 and
+// max of empty Now→Now and Begin→End spans read back to back by
+// [counter.Counter.Floor] (the table's floor rows; in -json
+// floor_now_ticks, floor_now_ns, floor_begin_end_ticks and
+// floor_begin_end_ns, each an object of p50, p99 and max); and, on Linux,
+// whether a reading handed from one CPU to another is ever behind the other
+// CPU's counter, and each CPU's counter offset from the first's, as
+// Discover's per-CPU check found it. With -watch it then runs
+// [counter.Watch] live, as a service would.
 //
 // Usage:
 //
-//	counterinfo [-json] [-window 300ms] [-crosscore 200ms] [-watch 0 [-period 1s]]
+//	counterinfo [-json] [-window d] [-crosscore d] [-watch d [-period d]]
 //
 // The flags are:
 //
 //	-json
-//		print one JSON object instead of the table
+//		print JSON instead of the table: one document, the report;
+//		with -watch, JSON Lines (below)
 //	-window duration
-//		how long to compare the counter with the raw monotonic clock
-//		(default 300ms)
+//		how long to compare the counter with the raw monotonic clock,
+//		at least 20ms (default 300ms)
 //	-crosscore duration
 //		time to spend handing readings between CPUs, shared by every
 //		CPU pair; 0 skips the check (default 200ms)
 //	-watch duration
 //		after the report, watch the counter live for this long,
-//		printing each event as it happens (a JSON object a line with
-//		-json) and at the end the refined rate; 0 does not watch
+//		printing each event as it happens and at the end the refined
+//		rate; at least -period; 0 does not watch
 //	-period duration
-//		the period of -watch's checks, at least the watch's least period (default 1s)
+//		the period of -watch's checks, from the watch's least period
+//		(10ms) to -watch's time; only with -watch (default 1s)
+//
+// The output is a table, and with -watch a line of text an event and the
+// refined rate. With -json it is one JSON document, the report. With -json
+// and -watch it is JSON Lines: one compact JSON object a line, each with a
+// "kind" that says what it is: the report first ("report", with the
+// document's fields), then an event a line as the watch raises them
+// ("event"), and the watch's summary last ("summary": the refined rate and
+// its uncertainty, the state, the events printed). Where discovery refuses
+// the counter or the watch cannot run, the report is the only line.
 //
 // The exit status is 0 when the counter is usable, 1 when discovery refused
 // it, 2 on a usage error, 3 when the report could not be written (a full
 // disk, a closed pipe), with the reason on standard error, and 4 when -watch
 // saw an event that made the counter untrusted; a status of 0, 1 or 4 means
-// the whole report was written. -h and -help print the usage on
-// standard output and exit 0. Warnings (a trapped read, a drift, a backward step
-// between CPUs) are printed but do not change the exit status. A default run
-// takes a discovery, -window and -crosscore, and the reads' timing.
+// the whole report was written. A usage error is found before any
+// measurement: a flag that cannot be parsed, a -window too short to measure
+// the drift, a negative time, a -period without -watch, or a -period the
+// watch refuses or longer than -watch. -h and -help print the usage on
+// standard output and exit 0. Warnings (a trapped read, a drift, a backward
+// step between CPUs) are printed but do not change the exit status. A
+// default run takes a discovery, -window and -crosscore, and the reads'
+// timing.
 package main
 
 import (

@@ -45,6 +45,9 @@ func runJSON(t *testing.T, discover discoverFunc) (int, map[string]any) {
 	if dec.More() {
 		t.Errorf("output holds more than one JSON value:\n%s", out)
 	}
+	if m["kind"] != kindReport {
+		t.Errorf("kind %v; want %q", m["kind"], kindReport)
+	}
 	return status, m
 }
 
@@ -77,6 +80,7 @@ func kindOf(v any) string {
 // usable or refused.
 var (
 	topFields = map[string]string{
+		"kind": isString,
 		"goos": isString, "goarch": isString, "cpus": isNumber,
 		"cpu_brand": isString, "cpu_vendor": isString, "hypervisor": isString,
 		"invariant_tsc": isString, "rdtscp": isBool, "cpu_flags": isObject,
@@ -88,6 +92,7 @@ var (
 		"window_ms":  isNumber, "drift_ppm": isNumber, "drift_bound_ppm": isNumber,
 		"drift_against": isString, "drift_note": isString,
 		"read_ns": isObject, "read_note": isString, "step_ticks": isNumber, "step_ns": isNumber,
+		"resolution_ticks": isNumber, "resolution_ns": isNumber,
 		"cross_core": isObject, "warnings": isArray,
 		"cpu_offsets_ns": isObject, "cpu_offset_bound_ns": isNumber, "cpu_offset_note": isString,
 		"floor_now_ticks": isObject, "floor_now_ns": isObject,
@@ -236,6 +241,24 @@ func checkReads(t *testing.T, m map[string]any) {
 	if got := m["step_ns"].(float64); math.Abs(got-wantStep) > 0.05+1e-9*wantStep {
 		t.Errorf("step_ns %v; want %v ticks at %v Hz, %.3f ns to a tenth", got, m["step_ticks"], m["rate_hz"], wantStep)
 	}
+	// The resolution divides every difference of readings, Begin's too,
+	// so it is at most the least advance; a counter scaled to read in
+	// finer ticks than it counts advances by the resolution rounded down
+	// or up, so at most a tick more. In ns, the ticks at the rate, to a
+	// hundredth.
+	res := m["resolution_ticks"].(float64)
+	if res <= 0 || res > m["step_ticks"].(float64)+1 {
+		t.Errorf("resolution_ticks %v; want above 0 and at most step_ticks %v + 1", res, m["step_ticks"])
+	}
+	// resolution_ticks is rounded to a hundredth too: the ns may be off by
+	// that hundredth of a tick at the rate, and half a hundredth of a ns.
+	wantRes, within := 0.0, 0.0
+	if rate := m["rate_hz"].(float64); m["usable"] == true {
+		wantRes, within = res*1e9/rate, 0.005+0.005*1e9/rate+1e-9
+	}
+	if got := m["resolution_ns"].(float64); math.Abs(got-wantRes) > within {
+		t.Errorf("resolution_ns %v; want %v ticks at %v Hz, %.4f ns to a hundredth (0 when refused)", got, res, m["rate_hz"], wantRes)
+	}
 	if k := m["bracket_read"]; k != rawclock.Kind(nil) || m["bracket_read_ns"].(float64) <= 0 {
 		t.Errorf("bracket_read %v at %v ns; want %q at more than 0 ns", k, m["bracket_read_ns"], rawclock.Kind(nil))
 	}
@@ -300,8 +323,8 @@ func TestJSON(t *testing.T) {
 			t.Errorf("invariant_tsc %q for a counter Discover accepted; want yes", m["invariant_tsc"])
 		}
 	}
-	t.Logf("rate %v Hz from %v; drift %v ppm; reads %v; step %v ticks; floor Now→Now %v ticks, Begin→End %v ticks; cross-core %v",
-		m["rate_hz"], m["source"], m["drift_ppm"], m["read_ns"], m["step_ticks"], m["floor_now_ticks"], m["floor_begin_end_ticks"], m["cross_core"])
+	t.Logf("rate %v Hz from %v; drift %v ppm; reads %v; resolution %v ticks, least advance %v ticks; floor Now→Now %v ticks, Begin→End %v ticks; cross-core %v",
+		m["rate_hz"], m["source"], m["drift_ppm"], m["read_ns"], m["resolution_ticks"], m["step_ticks"], m["floor_now_ticks"], m["floor_begin_end_ticks"], m["cross_core"])
 }
 
 // fixedRate is a discovery that finds 2.3 GHz, whatever the machine.
@@ -412,7 +435,9 @@ func TestHumanOutput(t *testing.T) {
 		regexp.MustCompile(`(?m)^read Now +[0-9.]+ ns$`),
 		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns$`),
 		regexp.MustCompile(`(?m)^drift +[-+][0-9.]+ ppm against `),
-		regexp.MustCompile(`(?m)^step +\d+ ticks`),
+		regexp.MustCompile(`(?m)^resolution +[0-9.]+ ticks \([0-9.]+ ns\): the counter's least increment, .*read a Snapshot's Mean`),
+		regexp.MustCompile(`(?m)^least advance +\d+ ticks \([0-9.]+ ns\): `),
+		regexp.MustCompile(`(?m)^uncertainty +[0-9.]+ ppm `),
 		regexp.MustCompile(`(?m)^floor Now→Now +p50 \d+ ticks \([0-9.]+ ns\), p99 \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\) of 10000 empty spans read back to back$`),
 		regexp.MustCompile(`(?m)^floor Begin→End +p50 \d+ ticks \([0-9.]+ ns\), p99 \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\) of 10000 empty spans read back to back$`),
 		regexp.MustCompile(`(?m)^cross-core +\S`),
@@ -454,7 +479,7 @@ func TestFloorReport(t *testing.T) {
 	r.FloorBeginEndTicks = floorTicks{P50: 43, P99: 84, Max: 105}
 	r.FloorBeginEndNS = floorNS{P50: 20.5, P99: 40.1, Max: 50.1}
 	var js bytes.Buffer
-	if err := writeReport(&js, r, true); err != nil {
+	if err := writeReport(&js, r, formatJSON); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -509,31 +534,148 @@ func TestFloorReport(t *testing.T) {
 	}
 }
 
-func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"-nosuchflag"},
-		{"-window", "0"},
-		{"-window=-1s"},
-		{"-window", "soon"},
-		{"-crosscore=-1ms"},
-		{"-json=maybe"},
-		{"extra"},
-		{"-json", "extra"},
-		{"-watch=-1s"},
-		{"-watch", "1s", "-period", "1ms"},
+// mustNotRun is a discovery that fails the test where it is called: the
+// command must refuse its flags before any work.
+func mustNotRun(t *testing.T) discoverFunc {
+	return func() (counter.Counter, counter.Discovery, error) {
+		t.Error("discovery ran: the flags must be refused before any work")
+		return counter.Counter{}, counter.Discovery{}, errors.New("discovery must not run")
+	}
+}
+
+// TestFlags checks the exit status the help promises for each flag's bad
+// values, and -h's: 2 before any work (discovery is never called), with a
+// message on stderr that names the flag and the least (or most) value it
+// takes, and nothing on stdout; 0 for -h, with the usage on stdout.
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		status int
+		want   []string // what stderr must say, each; for -h, stdout
+	}{
+		{[]string{"-h"}, exitUsable, []string{"Usage: counterinfo", "Exit status"}},
+		{[]string{"-help"}, exitUsable, []string{"Usage: counterinfo", "Exit status"}},
+		{[]string{"--help"}, exitUsable, []string{"Usage: counterinfo", "Exit status"}},
+
+		{[]string{"-nosuchflag"}, exitUsage, []string{"-nosuchflag", "Usage:"}},
+		{[]string{"extra"}, exitUsage, []string{`unexpected argument "extra"`, "Usage:"}},
+		{[]string{"-json", "extra"}, exitUsage, []string{`unexpected argument "extra"`}},
+		{[]string{"-json=maybe"}, exitUsage, []string{"-json"}},
+
+		{[]string{"-window", "soon"}, exitUsage, []string{"-window"}},
+		{[]string{"-window", "0"}, exitUsage, []string{"-window 0s:", "at least 20ms"}},
+		{[]string{"-window=-1s"}, exitUsage, []string{"-window -1s:", "at least 20ms"}},
+		{[]string{"-window", "10ms"}, exitUsage, []string{"-window 10ms: too short to measure the drift", "at least 20ms"}},
+		{[]string{"-window", "19.999ms"}, exitUsage, []string{"-window 19.999ms:", "at least 20ms"}},
+
+		{[]string{"-crosscore", "soon"}, exitUsage, []string{"-crosscore"}},
+		{[]string{"-crosscore=-1ms"}, exitUsage, []string{"-crosscore -1ms:", "at least 0"}},
+
+		{[]string{"-watch", "soon"}, exitUsage, []string{"-watch"}},
+		{[]string{"-watch=-1s"}, exitUsage, []string{"-watch -1s:", "at least 0"}},
+		{[]string{"-watch", "5ms", "-period", "10ms"}, exitUsage, []string{"-watch 5ms:", "at least 10ms"}},
+		{[]string{"-watch", "500ms"}, exitUsage, []string{"-watch 500ms: shorter than -period's default of 1s", "-watch 1s", "-period of 10ms to 500ms"}},
+
+		{[]string{"-period", "soon"}, exitUsage, []string{"-period"}},
+		{[]string{"-period", "2s"}, exitUsage, []string{"-period 2s without -watch", "-watch 2s"}},
+		{[]string{"-period", "1s"}, exitUsage, []string{"-period 1s without -watch"}},
+		{[]string{"-watch", "0", "-period", "1s"}, exitUsage, []string{"-period 1s without -watch"}},
+		{[]string{"-watch", "1s", "-period", "1ms"}, exitUsage, []string{"-period 1ms:", "at least 10ms"}},
+		{[]string{"-watch", "1s", "-period", "0"}, exitUsage, []string{"-period 0s:", "at least 10ms"}},
+		{[]string{"-watch", "1s", "-period=-1s"}, exitUsage, []string{"-period -1s:", "at least 10ms"}},
+		{[]string{"-watch", "1s", "-period", "2s"}, exitUsage, []string{"-period 2s: longer than -watch 1s", "-period 1s", "-watch 2s"}},
 	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			status, out, errOut := runCmd(t, refusing(errors.New("discovery must not run")), args...)
-			if status != exitUsage {
-				t.Errorf("exit status %d; want %d", status, exitUsage)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			status, out, errOut := runCmd(t, mustNotRun(t), tc.args...)
+			if status != tc.status {
+				t.Errorf("exit status %d; want %d", status, tc.status)
 			}
-			if errOut == "" {
-				t.Error("stderr is empty; want what was wrong")
+			said, silent, where := errOut, out, "stderr"
+			if tc.status == exitUsable {
+				said, silent, where = out, errOut, "stdout"
 			}
-			if out != "" {
-				t.Errorf("stdout %q; want nothing", out)
+			for _, want := range tc.want {
+				if !strings.Contains(said, want) {
+					t.Errorf("%s %q; want it to say %q", where, said, want)
+				}
+			}
+			if silent != "" {
+				t.Errorf("the other stream %q; want nothing", silent)
+			}
+			// The flag is named on the first line, before any usage.
+			if first, _, _ := strings.Cut(errOut, "\n"); tc.status == exitUsage && !strings.Contains(first, tc.want[0]) {
+				t.Errorf("stderr's first line %q; want it to say %q", first, tc.want[0])
 			}
 		})
+	}
+}
+
+// TestCheckOptions checks the combinations of flags that can be honoured:
+// each least value the messages name is taken.
+func TestCheckOptions(t *testing.T) {
+	def := options{window: 300 * time.Millisecond, crossCore: 200 * time.Millisecond, period: time.Second}
+	with := func(f func(*options)) options { o := def; f(&o); return o }
+	for _, tc := range []struct {
+		name      string
+		o         options
+		periodSet bool
+	}{
+		{"the defaults", def, false},
+		{"the least window", with(func(o *options) { o.window = leastWindow }), false},
+		{"no cross-core check", with(func(o *options) { o.crossCore = 0 }), false},
+		{"a watch of the default period", with(func(o *options) { o.watch = time.Second }), false},
+		{"a watch of the least period", with(func(o *options) { o.watch, o.period = leastWatchPeriod, leastWatchPeriod }), true},
+		{"a watch of two periods", with(func(o *options) { o.watch, o.period = 3*time.Second, 1500*time.Millisecond }), true},
+		{"the default period given", with(func(o *options) { o.watch = 2 * time.Second }), true},
+	} {
+		if msg := checkOptions(tc.o, tc.periodSet); msg != "" {
+			t.Errorf("%s: %q; want it taken", tc.name, msg)
+		}
+	}
+}
+
+// TestLeastWatchPeriod checks the copy of counter.Watch's least period the
+// flags are checked against, and so leastWindow, against the watch's own
+// refusal.
+func TestLeastWatchPeriod(t *testing.T) {
+	rate, _ := counter.NewTickRate(1_000_000_000)
+	if _, err := counter.NewWatch(counter.New(rate), counter.WatchOptions{}); err != nil {
+		t.Skipf("no watch here: %v", err)
+	}
+	if err := checkWatchPeriod(leastWatchPeriod); err != nil {
+		t.Errorf("the watch refuses leastWatchPeriod %v: %v", leastWatchPeriod, err)
+	}
+	if err := checkWatchPeriod(leastWatchPeriod - 1); err == nil {
+		t.Errorf("the watch takes %v, under leastWatchPeriod", leastWatchPeriod-1)
+	}
+	if leastWindow/2 != leastWatchPeriod {
+		t.Errorf("leastWindow %v; want twice the least period %v, the longest period that fits the drift's three checks", leastWindow, leastWatchPeriod)
+	}
+}
+
+// TestUsageWrapped checks the usage's paragraphs are filled: no line is
+// wider than the widest, 75 columns, and none could take the next line's
+// first word, as a stray line break would leave it.
+func TestUsageWrapped(t *testing.T) {
+	const width = 75
+	paras := strings.Split(usageText, "\n\n")
+	for _, p := range paras[1:] {
+		lines := strings.Split(strings.TrimSuffix(p, "\n"), "\n")
+		for i, l := range lines {
+			if len(l) > width {
+				t.Errorf("line %q is %d columns; want at most %d", l, len(l), width)
+			}
+			if i+1 < len(lines) && lines[i+1] != "" {
+				if next := strings.Fields(lines[i+1])[0]; len(l)+1+len(next) <= width {
+					t.Errorf("line %q could take the next line's %q: a stray line break", l, next)
+				}
+			}
+		}
+	}
+	for _, want := range []string{"one JSON document", "JSON Lines", `"kind"`, `"report"`, `"event"`, `"summary"`} {
+		if !strings.Contains(usageText, want) {
+			t.Errorf("the usage does not say %s: which format each mode gives", want)
+		}
 	}
 }
 
@@ -602,7 +744,7 @@ func TestInvariantDecision(t *testing.T) {
 		r := newReport()
 		reportDiscovery(&r, tc.discover)
 		var js, table bytes.Buffer
-		if err := writeReport(&js, r, true); err != nil {
+		if err := writeReport(&js, r, formatJSON); err != nil {
 			t.Fatal(err)
 		}
 		var m map[string]any

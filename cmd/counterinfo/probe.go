@@ -96,8 +96,10 @@ func medianBatchNS(batch func()) float64 {
 }
 
 // smallestStep returns the smallest step of c's Begin reads as
-// step.Smallest finds it: the step the package's bounds allow for, which
-// read the counter as Begin does; 0 where the counter never moved.
+// step.Smallest finds it: the least advance a read sees, which the package's
+// bounds allow for and which read the counter as Begin does; 0 where the
+// counter never moved. Where a read costs more than the counter's increment,
+// it is about a read's cost, not the counter's resolution.
 func smallestStep(c counter.Counter) counter.Tickdelta {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -122,4 +124,15 @@ func floorOf(s *counter.Snapshot, rate counter.TickRate) (floorTicks, floorNS) {
 	t := floorTicks{P50: int64(s.Quantile(0.5)), P99: int64(s.Quantile(0.99)), Max: int64(s.Max())}
 	toNS := func(ticks int64) float64 { return round(ns(counter.Tickdelta(ticks), rate), 1) }
 	return t, floorNS{P50: toNS(t.P50), P99: toNS(t.P99), Max: toNS(t.Max)}
+}
+
+// resolution returns the counter's resolution in ticks, its least
+// increment, as step.Resolution finds it from step.Pairs back-to-back
+// NowUnordered reads on a locked thread: the cheapest read, whose costs vary
+// the most from pair to pair, which the greatest common divisor needs where
+// reads are slower than the counter; 0 where the counter never moved.
+func resolution(c counter.Counter) float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return step.Resolution(func() uint64 { return uint64(c.NowUnordered()) })
 }

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io"
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,6 +36,12 @@ func TestFlagDefaults(t *testing.T) {
 			t.Errorf("the package doc does not give -%s's default as %s: %q", name, want, entry)
 		}
 	}
+	// The least values the doc gives are the ones the flags are held to.
+	for _, want := range []string{"at least " + leastWindow.String() + " (default 300ms)", "least period\n\t\t(" + leastWatchPeriod.String() + ")"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the package doc does not say %q", want)
+		}
+	}
 	for name, want := range map[string]string{"json": "false", "watch": "0s"} {
 		if got := fs.Lookup(name).DefValue; got != want {
 			t.Errorf("-%s defaults to %s; want %s", name, got, want)
@@ -46,7 +53,7 @@ func TestFlagDefaults(t *testing.T) {
 // empty rather than null, and no CPU named for a worst step there is not.
 func TestEmptyReport(t *testing.T) {
 	var js bytes.Buffer
-	if err := writeReport(&js, newReport(), true); err != nil {
+	if err := writeReport(&js, newReport(), formatJSON); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]json.RawMessage
@@ -222,18 +229,18 @@ func TestWatchEndFewChecks(t *testing.T) {
 		t.Skipf("no watch here: %v", err)
 	}
 	var js bytes.Buffer
-	if err := writeWatchEnd(&js, w, rate, time.Second, true); err != nil {
+	if err := writeWatchEnd(&js, w, rate, time.Second, 0, true); err != nil {
 		t.Fatal(err)
 	}
 	var end map[string]any
 	if err := json.Unmarshal(js.Bytes(), &end); err != nil {
 		t.Fatal(err)
 	}
-	if end["refined_rate_hz"] != 0.0 || end["refined_uncertainty_ppm"] != -1.0 || end["refined_vs_rate_ppm"] != 0.0 || end["state"] != "trusted" || end["watched_ms"] != 1000.0 {
-		t.Errorf("%v; want refined_rate_hz 0, refined_uncertainty_ppm -1, refined_vs_rate_ppm 0, trusted, 1000 ms", end)
+	if end["kind"] != kindSummary || end["events"] != 0.0 || end["refined_rate_hz"] != 0.0 || end["refined_uncertainty_ppm"] != -1.0 || end["refined_vs_rate_ppm"] != 0.0 || end["state"] != "trusted" || end["watched_ms"] != 1000.0 {
+		t.Errorf("%v; want kind summary, 0 events, refined_rate_hz 0, refined_uncertainty_ppm -1, refined_vs_rate_ppm 0, trusted, 1000 ms", end)
 	}
 	var table strings.Builder
-	if err := writeWatchEnd(&table, w, rate, time.Second, false); err != nil {
+	if err := writeWatchEnd(&table, w, rate, time.Second, 0, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(table.String(), "none: fewer than two checks") {
@@ -273,12 +280,98 @@ func TestWatchUnwritten(t *testing.T) {
 
 // TestWatchNotRunKeepsStatus checks that where -watch cannot run on a
 // counter discovery gave (here one with no rate), the status stays the
-// report's, 0, and stderr says why: it saw no event.
+// report's, 0, and stderr says why: it saw no event. -json's JSON Lines are
+// then the report's line alone.
 func TestWatchNotRunKeepsStatus(t *testing.T) {
 	t.Parallel()
 	noRate := func() (counter.Counter, counter.Discovery, error) { return counter.Counter{}, counter.Discovery{}, nil }
-	status, _, errOut := runCmd(t, noRate, "-window", "20ms", "-crosscore", "0", "-watch", "30ms")
+	status, out, errOut := runCmd(t, noRate, "-json", "-window", "20ms", "-crosscore", "0", "-watch", "30ms", "-period", "10ms")
 	if status != exitUsable || !strings.Contains(errOut, "counterinfo: -watch: not run: ") {
 		t.Errorf("status %d, stderr %q; want %d and why -watch did not run", status, errOut, exitUsable)
+	}
+	if objs := jsonLines(t, out); len(objs) != 1 || objs[0]["kind"] != kindReport {
+		t.Errorf("%d lines, the first %v; want the report's line alone", len(objs), objs)
+	}
+}
+
+// TestResolutionReport checks that the resolution is printed beside the
+// least advance, as given: in -json resolution_ticks and resolution_ns
+// beside step_ticks and step_ns, and in the table in ticks, with the ns
+// where the counter is usable, and the advice for short code.
+func TestResolutionReport(t *testing.T) {
+	r := newReport()
+	r.Usable, r.RateHz, r.Rate = true, 2_400_000_000, "2.4 GHz"
+	r.StepTicks, r.StepNS = 56, 23.3
+	r.ResolutionTicks, r.ResolutionNS = 41.67, 17.36
+	var js bytes.Buffer
+	if err := writeReport(&js, r, formatJSON); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["resolution_ticks"] != 41.67 || m["resolution_ns"] != 17.36 || m["step_ticks"] != 56.0 || m["step_ns"] != 23.3 {
+		t.Errorf("resolution %v ticks, %v ns; step %v ticks, %v ns; want 41.67, 17.36, 56, 23.3", m["resolution_ticks"], m["resolution_ns"], m["step_ticks"], m["step_ns"])
+	}
+	for _, tc := range []struct {
+		name   string
+		usable bool
+		ticks  float64
+		want   []string // rows, as regular expressions
+	}{
+		{"usable", true, 41.67, []string{
+			`(?m)^resolution +41\.67 ticks \(17\.36 ns\): the counter's least increment, from 16385 back-to-back NowUnordered reads; code shorter than it times as whole increments: read a Snapshot's Mean, not a quantile$`,
+			`(?m)^least advance +56 ticks \(23\.3 ns\): the least advance from one Begin read`,
+			`(?m)^resolution .*\n^least advance `,
+		}},
+		{"refused", false, 2, []string{
+			`(?m)^resolution +2 ticks: the counter's least increment`,
+			`(?m)^least advance +56 ticks: the least advance`,
+		}},
+		{"never advanced", true, 0, []string{
+			`(?m)^resolution +none: the counter did not advance in 16385 back-to-back NowUnordered reads$`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.Usable, r.ResolutionTicks = tc.usable, tc.ticks
+			var table bytes.Buffer
+			if err := writeTable(&table, r); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.want {
+				if !regexp.MustCompile(want).MatchString(table.String()) {
+					t.Errorf("the table has no row matching %s:\n%s", want, table.String())
+				}
+			}
+		})
+	}
+}
+
+// TestReportLine checks the report as -json -watch's first line: one line,
+// ending in a newline, that decodes to what the document does, with kind
+// "report"; a newline within a string does not break it.
+func TestReportLine(t *testing.T) {
+	r := newReport()
+	r.Warnings = []string{"two\nlines"}
+	var line, doc bytes.Buffer
+	if err := writeReport(&line, r, formatJSONLines); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeReport(&doc, r, formatJSON); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(line.String(), "\n"); n != 1 || !strings.HasSuffix(line.String(), "\n") {
+		t.Errorf("the report line has %d newlines; want one, at its end:\n%s", n, line.String())
+	}
+	var fromLine, fromDoc map[string]any
+	if err := json.Unmarshal(line.Bytes(), &fromLine); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(doc.Bytes(), &fromDoc); err != nil {
+		t.Fatal(err)
+	}
+	if fromLine["kind"] != kindReport || !reflect.DeepEqual(fromLine, fromDoc) {
+		t.Errorf("the line %v; want the document's fields %v, kind %q", fromLine, fromDoc, kindReport)
 	}
 }

@@ -2,12 +2,15 @@ package main
 
 import "runtime"
 
-// A report is everything counterinfo finds, as -json prints it. Its field
-// names are stable: a number stays a number, a string a string, and an
-// object an object (empty where there is nothing to put in it), whether the
-// counter is usable or not. Where a value could not be found, a string says
-// why.
+// A report is everything counterinfo finds, as -json prints it: the one
+// JSON document without -watch, and the first line, "kind": "report", of
+// -watch's JSON Lines. Its field names are stable: a number stays a number,
+// a string a string, and an object an object (empty where there is nothing
+// to put in it), whether the counter is usable or not. Where a value could
+// not be found, a string says why.
 type report struct {
+	Kind string `json:"kind"` // kindReport, "report": what the object is, as each line of -json -watch says
+
 	// Platform.
 	GOOS         string          `json:"goos"`
 	GOARCH       string          `json:"goarch"`
@@ -42,9 +45,14 @@ type report struct {
 	DriftNote     string  `json:"drift_note"`      // why there is no drift; "" where measured
 
 	// Reads.
-	ReadNS    map[string]float64 `json:"read_ns"`    // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
-	ReadNote  string             `json:"read_note"`  // why reads were skipped; "" where measured
-	StepTicks int64              `json:"step_ticks"` // smallest non-zero step between back-to-back Begin reads, as the bounds take it
+	ReadNS   map[string]float64 `json:"read_ns"`   // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
+	ReadNote string             `json:"read_note"` // why reads were skipped; "" where measured
+	// The least advance from one Begin read to the next different one
+	// (step.Smallest), as the watch's and the per-CPU check's bounds take
+	// it: the counter's resolution where reads are faster than it, and
+	// about one read's cost where they are slower. Not the resolution:
+	// resolution_ticks is.
+	StepTicks int64 `json:"step_ticks"`
 	// How the package's brackets (discovery, the per-CPU check, the
 	// watch) read the raw clock: "vdso", "system call" or "runtime"
 	// (rawclock.Kind), and the median ns of one such read
@@ -52,6 +60,16 @@ type report struct {
 	BracketRead   string  `json:"bracket_read"`
 	BracketReadNS float64 `json:"bracket_read_ns"`
 	StepNS        float64 `json:"step_ns"` // StepTicks at the rate; 0 when refused
+
+	// The counter's resolution, its least increment, from back-to-back
+	// NowUnordered reads (step.Resolution): in ticks, to a hundredth (a
+	// counter scaled to read in finer ticks than it counts advances a
+	// fraction of a tick on average), and at the rate in ns, to a
+	// hundredth; 0 where reads were skipped or the counter did not
+	// advance, and resolution_ns is 0 when refused. Code shorter than it
+	// times as whole increments: read a Snapshot's Mean.
+	ResolutionTicks float64 `json:"resolution_ticks"`
+	ResolutionNS    float64 `json:"resolution_ns"`
 
 	// The read floor: the distribution of the floorSpans empty spans of
 	// each pair of reads, read back to back by counter.Floor, as p50, p99
@@ -79,6 +97,7 @@ type report struct {
 // object and list empty rather than null, and no CPU named in cross_core.
 func newReport() report {
 	return report{
+		Kind:         kindReport,
 		GOOS:         runtime.GOOS,
 		GOARCH:       runtime.GOARCH,
 		CPUFlags:     map[string]bool{},

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/step"
 )
 
 // A table gathers rows of names and values, aligned by a tabwriter.
@@ -87,9 +88,9 @@ func tableDiscovery(t table, r report) {
 			t.row("reported", "%s (%d Hz), distrusted: a short measurement disagreed", hzString(r.ReportedHz), r.ReportedHz)
 		}
 		t.row("discovery", "%.1f ms", r.DiscoverMS)
-		t.row("uncertainty", "%.3f ppm (%s)", r.UncertaintyPPM, r.UncertaintyFrom)
+		t.row("uncertainty", "%s ppm (%s)", formatPPM(r.UncertaintyPPM, false), r.UncertaintyFrom)
 		if r.KernelHz != 0 {
-			t.row("vs kernel", "%+.3f ppm (the kernel logs its rate to 1 kHz)", r.KernelPPM)
+			t.row("vs kernel", "%s ppm (the kernel logs its rate to 1 kHz)", formatPPM(r.KernelPPM, true))
 		}
 	} else {
 		t.row("rate", "refused")
@@ -98,14 +99,15 @@ func tableDiscovery(t table, r report) {
 		t.row("discovery", "%.1f ms", r.DiscoverMS)
 	}
 	if r.DriftNote == "" {
-		t.row("drift", "%+.3f ppm against %s over %.0f ms (±%.3f ppm: what the watch's brackets can vouch for)", r.DriftPPM, r.DriftAgainst, r.WindowMS, r.DriftBoundPPM)
+		t.row("drift", "%s ppm against %s over %.0f ms (±%s ppm: what the watch's brackets can vouch for)", formatPPM(r.DriftPPM, true), r.DriftAgainst, r.WindowMS, formatPPM(r.DriftBoundPPM, false))
 	} else {
 		t.row("drift", "%s", r.DriftNote)
 	}
 }
 
-// tableReads adds the cost of each read, the counter's step, its read
-// floor and what handing readings between CPUs found.
+// tableReads adds the cost of each read, the counter's resolution beside
+// the least advance a read sees, its read floor and what handing readings
+// between CPUs found.
 func tableReads(t table, r report) {
 	if r.ReadNote != "" {
 		t.row("reads", "%s", r.ReadNote)
@@ -118,10 +120,12 @@ func tableReads(t table, r report) {
 		if r.BracketRead != "" {
 			t.row("brackets' raw read", "%s, %.1f ns: how discovery, the per-CPU check and the watch read CLOCK_MONOTONIC_RAW between two counter reads", r.BracketRead, r.BracketReadNS)
 		}
+		tableResolution(t, r)
+		const advance = "the least advance from one Begin read to the next different one: about a read's cost where reads are slower than the counter; the watch's bounds allow for it"
 		if r.Usable {
-			t.row("step", "%d ticks (%.1f ns): the smallest step between back-to-back Begin reads", r.StepTicks, r.StepNS)
+			t.row("least advance", "%d ticks (%.1f ns): "+advance, r.StepTicks, r.StepNS)
 		} else {
-			t.row("step", "%d ticks: the smallest step between back-to-back Begin reads", r.StepTicks)
+			t.row("least advance", "%d ticks: "+advance, r.StepTicks)
 		}
 		tableFloor(t, "floor Now→Now", r.FloorNowTicks, r.FloorNowNS, r.Usable)
 		tableFloor(t, "floor Begin→End", r.FloorBeginEndTicks, r.FloorBeginEndNS, r.Usable)
@@ -136,10 +140,26 @@ func tableReads(t table, r report) {
 	case !cc.Checked:
 		t.row("cross-core", "%s", cc.Reason)
 	case cc.WorstBackTicks == 0:
-		t.row("cross-core", "no backward step in %d handoffs between %d ordered CPU pairs (a skew under %.0f ns, the quickest handoff or the step, would go unseen)", cc.Handoffs, cc.Pairs, max(cc.MinHandoffNS, r.StepNS))
+		t.row("cross-core", "no backward step in %d handoffs between %d ordered CPU pairs (a skew under %.0f ns, the quickest handoff or the least advance, would go unseen)", cc.Handoffs, cc.Pairs, max(cc.MinHandoffNS, r.StepNS))
 	default:
 		t.row("cross-core", "worst backward step %d ticks (%.0f ns), CPU %d to CPU %d; %d of %d ordered pairs stepped back in %d handoffs", cc.WorstBackTicks, cc.WorstBackNS, cc.WorstFrom, cc.WorstTo, cc.BackwardPairs, cc.Pairs, cc.Handoffs)
 	}
+}
+
+// tableResolution adds the counter's resolution, in ticks and, where the
+// counter is usable, in ns, with the advice it gives for short code.
+func tableResolution(t table, r report) {
+	if r.ResolutionTicks == 0 {
+		t.row("resolution", "none: the counter did not advance in %d back-to-back NowUnordered reads", step.Pairs+1)
+		return
+	}
+	ticks := strconv.FormatFloat(r.ResolutionTicks, 'f', -1, 64)
+	if r.Usable {
+		ticks += " ticks (" + strconv.FormatFloat(r.ResolutionNS, 'f', -1, 64) + " ns)"
+	} else {
+		ticks += " ticks"
+	}
+	t.row("resolution", "%s: the counter's least increment, from %d back-to-back NowUnordered reads; code shorter than it times as whole increments: read a Snapshot's Mean, not a quantile", ticks, step.Pairs+1)
 }
 
 // floorSpans is how many empty spans counter.Floor reads: ten thousand, as

@@ -23,6 +23,19 @@ import (
 // uncertainty needs.
 const driftChecks = 10
 
+// leastWatchPeriod is counter.Watch's least period: Watch.Run refuses a
+// shorter one. The root package is its home; TestLeastWatchPeriod holds
+// this copy to it, through checkWatchPeriod, where this system has a watch.
+const leastWatchPeriod = 10 * time.Millisecond
+
+// leastWindow is the shortest -window that measures a drift: twice the
+// watch's least period. The drift is the fit of three checks at least (the
+// fewest that give it an uncertainty), made at the start, one period and
+// two periods in, so the longest period that fits three into a window is
+// half of it, which must be at least leastWatchPeriod. A shorter window
+// would measure nothing: the command refuses it before any work.
+const leastWindow = 2 * leastWatchPeriod
+
 // checkWatchPeriod returns counter.Watch's refusal of period, or nil where
 // it takes it (or where this system has no watch at all): it asks a Watch to
 // run at period with a context already done, which Watch.Run refuses before
@@ -91,9 +104,10 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 }
 
 // drift returns the drift of a counter converting at inUse and its bound,
-// in ppm to a thousandth, from what a watch of it found: events, and its
-// refined rate with that rate's uncertainty u in ppm. The drift is positive
-// where the counter runs fast: its refined rate above inUse. Where the watch
+// in ppm to a thousandth or to three significant digits, whichever keeps
+// more (roundPPM), from what a watch of it found: events, and its refined
+// rate with that rate's uncertainty u in ppm. The drift is positive where
+// the counter runs fast: its refined rate above inUse. Where the watch
 // confirmed a rate other than the one in use, it refits from there: the
 // drift is what the last such event measured, against its threshold.
 // Otherwise it is the refined rate against inUse, bounded by two standard
@@ -101,13 +115,13 @@ func reportDrift(r *report, c counter.Counter, window time.Duration) {
 func drift(events []counter.Event, refined counter.TickRate, u float64, inUse counter.TickRate) (ppm, bound float64, ok bool) {
 	for _, e := range slices.Backward(events) {
 		if e.Kind == counter.EventRate {
-			return round(e.Value, 3), round(e.Threshold, 3), true
+			return roundPPM(e.Value, 3), roundPPM(e.Threshold, 3), true
 		}
 	}
 	if !fitted(refined, u) {
 		return 0, 0, false
 	}
-	return round(ppmFrom(refined, inUse), 3), round(2*u, 3), true
+	return roundPPM(ppmFrom(refined, inUse), 3), roundPPM(2*u, 3), true
 }
 
 // hasUncertainty reports whether w's refined rate has an uncertainty: the
@@ -127,10 +141,11 @@ func ppmFrom(rate, base counter.TickRate) float64 {
 }
 
 // watchLive runs the watch on c for d at period, writing each event to out
-// as it happens (a line of the table's form, or a JSON object a line with
-// asJSON), and at the end the refined rate and the watch's state. Where out
-// is a terminal and asJSON is false, a status line below the events says
-// how far the watch has got, redrawn in place every statusEvery. It
+// as it happens (a line of the table's form, or with asJSON a JSON object a
+// line, "kind": "event"), and at the end the refined rate and the watch's
+// state (with asJSON, the "summary" line). Where out is a terminal and
+// asJSON is false, a status line below the events says how far the watch
+// has got, redrawn in place every statusEvery. It
 // returns whether an event made the counter untrusted, why the watch could
 // not run (no raw clock to watch against, say), and the first error of a
 // write.
@@ -142,12 +157,14 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 			err = werr
 		}
 	}
+	events := 0
 	w, nerr := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if live {
 			note(clearStatus(out))
 		}
+		events++
 		note(writeEvent(out, e, asJSON))
 	}})
 	if nerr != nil {
@@ -188,7 +205,7 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 	if rerr != nil {
 		return false, rerr, err
 	}
-	note(writeWatchEnd(out, w, c.Rate(), d, asJSON))
+	note(writeWatchEnd(out, w, c.Rate(), d, events, asJSON))
 	return w.State() == counter.Untrusted, nil, err
 }
 
@@ -215,9 +232,9 @@ func writeStatus(out io.Writer, w *counter.Watch, inUse counter.TickRate, elapse
 	switch {
 	case refined.Hertz() == 0:
 	case math.IsInf(u, 0) || math.IsNaN(u):
-		rate = fmt.Sprintf("refined %d Hz (%+.4f ppm)", refined.Hertz(), ppmFrom(refined, inUse))
+		rate = fmt.Sprintf("refined %d Hz (%s ppm)", refined.Hertz(), formatPPM(ppmFrom(refined, inUse), true))
 	default:
-		rate = fmt.Sprintf("refined %d Hz ±%.4f ppm (%+.4f ppm)", refined.Hertz(), u, ppmFrom(refined, inUse))
+		rate = fmt.Sprintf("refined %d Hz ±%s ppm (%s ppm)", refined.Hertz(), formatPPM(u, false), formatPPM(ppmFrom(refined, inUse), true))
 	}
 	_, err := fmt.Fprintf(out, "\r\x1b[Kwatching %v of %v: %s, %s",
 		elapsed.Round(time.Second), whole, w.State(), rate)
@@ -231,9 +248,10 @@ func clearStatus(out io.Writer) error {
 	return err
 }
 
-// An eventLine is one event as -watch -json prints it.
+// An eventLine is one event as -watch -json prints it, a line of its own.
 type eventLine struct {
-	Event     string  `json:"event"`    // the kind: "rate", "jump", "clocksource", ...
+	Kind      string  `json:"kind"`     // kindEvent, "event": what the line is
+	Event     string  `json:"event"`    // the event's kind: "rate", "jump", "clocksource", ...
 	Severity  string  `json:"severity"` // "degraded" or "untrusted"
 	At        string  `json:"at"`       // RFC 3339, to the nanosecond
 	Value     float64 `json:"value"`
@@ -256,14 +274,14 @@ func eventUnit(k counter.EventKind) string {
 	return ""
 }
 
-// writeEvent writes one event.
+// writeEvent writes one event, a line.
 func writeEvent(out io.Writer, e counter.Event, asJSON bool) error {
 	if !asJSON {
-		_, err := fmt.Fprintf(out, "event  %s  %s\n", e.At.Format("15:04:05.000"), e)
+		_, err := fmt.Fprintf(out, "event  %s  %s\n", e.At.Format("15:04:05.000"), eventText(e))
 		return err
 	}
 	l := eventLine{
-		Event: e.Kind.String(), Severity: e.Severity.String(), At: e.At.Format(time.RFC3339Nano),
+		Kind: kindEvent, Event: e.Kind.String(), Severity: e.Severity.String(), At: e.At.Format(time.RFC3339Nano),
 		Value: e.Value, Threshold: e.Threshold, Unit: eventUnit(e.Kind), From: e.From, To: e.To,
 	}
 	if e.Err != nil {
@@ -272,9 +290,25 @@ func writeEvent(out io.Writer, e counter.Event, asJSON bool) error {
 	return json.NewEncoder(out).Encode(l)
 }
 
-// A watchEnd is the last line -watch -json prints.
+// eventText is e as -watch's lines of text print it: e's String, but with
+// a figure in ppm to two significant digits (formatPPM), as the table prints
+// ppm, where String gives three decimals whatever the figure's size.
+func eventText(e counter.Event) string {
+	if eventUnit(e.Kind) != "ppm" {
+		return e.String()
+	}
+	s := fmt.Sprintf("%s (%s): %s ppm, threshold ±%s ppm", e.Kind, e.Severity, formatPPM(e.Value, false), formatPPM(e.Threshold, false))
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// A watchEnd is the watch's summary, the last line -watch -json prints.
 type watchEnd struct {
+	Kind                  string  `json:"kind"` // kindSummary, "summary": what the line is
 	WatchedMS             float64 `json:"watched_ms"`
+	Events                int     `json:"events"`                  // the events the watch raised, a line each before this one
 	State                 string  `json:"state"`                   // "trusted", "degraded" or "untrusted"
 	RefinedRateHz         uint64  `json:"refined_rate_hz"`         // to the hertz; 0 with fewer than two checks
 	RefinedUncertaintyPPM float64 `json:"refined_uncertainty_ppm"` // -1 with fewer than three checks
@@ -282,31 +316,38 @@ type watchEnd struct {
 }
 
 // writeWatchEnd writes the refined rate and the state the watch of a
-// Counter converting at inUse ended in.
-func writeWatchEnd(out io.Writer, w *counter.Watch, inUse counter.TickRate, d time.Duration, asJSON bool) error {
+// Counter converting at inUse ended in, after it printed events: the
+// summary. Its ppm figures are to four decimals or three significant
+// digits in JSON (roundPPM), two significant digits in text (formatPPM).
+func writeWatchEnd(out io.Writer, w *counter.Watch, inUse counter.TickRate, d time.Duration, events int, asJSON bool) error {
 	refined, u := w.Refined()
 	end := watchEnd{
-		WatchedMS: float64(d) / float64(time.Millisecond), State: w.State().String(),
+		Kind:      kindSummary,
+		WatchedMS: float64(d) / float64(time.Millisecond), Events: events, State: w.State().String(),
 		RefinedRateHz: refined.Hertz(), RefinedUncertaintyPPM: -1,
 	}
 	if refined.Hertz() != 0 && !math.IsInf(u, 0) && !math.IsNaN(u) {
-		end.RefinedUncertaintyPPM = round(u, 4)
+		end.RefinedUncertaintyPPM = roundPPM(u, 4)
 	}
 	if refined.Hertz() != 0 {
-		end.RefinedVsRatePPM = round(ppmFrom(refined, inUse), 4)
+		end.RefinedVsRatePPM = roundPPM(ppmFrom(refined, inUse), 4)
 	}
 	if asJSON {
 		return json.NewEncoder(out).Encode(end)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "watched                 %v: %s\n", d, end.State)
+	noun := "events"
+	if end.Events == 1 {
+		noun = "event"
+	}
+	fmt.Fprintf(&b, "watched                 %v: %s, %d %s\n", d, end.State, end.Events, noun)
 	switch {
 	case end.RefinedRateHz == 0:
 		b.WriteString("refined rate            none: fewer than two checks\n")
 	case end.RefinedUncertaintyPPM < 0:
-		fmt.Fprintf(&b, "refined rate            %d Hz (%+.4f ppm from the rate in use; no uncertainty from two checks)\n", end.RefinedRateHz, end.RefinedVsRatePPM)
+		fmt.Fprintf(&b, "refined rate            %d Hz (%s ppm from the rate in use; no uncertainty from two checks)\n", end.RefinedRateHz, formatPPM(end.RefinedVsRatePPM, true))
 	default:
-		fmt.Fprintf(&b, "refined rate            %d Hz ±%.4f ppm (%+.4f ppm from the rate in use)\n", end.RefinedRateHz, end.RefinedUncertaintyPPM, end.RefinedVsRatePPM)
+		fmt.Fprintf(&b, "refined rate            %d Hz ±%s ppm (%s ppm from the rate in use)\n", end.RefinedRateHz, formatPPM(end.RefinedUncertaintyPPM, false), formatPPM(end.RefinedVsRatePPM, true))
 	}
 	_, err := io.WriteString(out, b.String())
 	return err

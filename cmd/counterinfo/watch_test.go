@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"io"
@@ -29,19 +30,44 @@ func offBy(ppm float64) discoverFunc {
 	}
 }
 
-// decodeStream decodes every JSON object in out.
-func decodeStream(t *testing.T, out string) []map[string]any {
+// jsonLines reads out as JSON Lines, line by line: every line must decode
+// on its own, with encoding/json, into one JSON object.
+func jsonLines(t *testing.T, out string) []map[string]any {
 	t.Helper()
 	var objs []map[string]any
-	dec := json.NewDecoder(strings.NewReader(out))
-	for {
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
 		var m map[string]any
-		if err := dec.Decode(&m); err == io.EOF {
-			return objs
-		} else if err != nil {
-			t.Fatalf("output is not a stream of JSON objects: %v\n%s", err, out)
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("line %d is not a JSON object on its own: %v\n%s", n, err, sc.Text())
 		}
 		objs = append(objs, m)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		t.Errorf("the last line has no newline: %q", out[strings.LastIndexByte(out, '\n')+1:])
+	}
+	return objs
+}
+
+// checkKinds checks the kinds of -json -watch's lines: the report first,
+// the summary last, and events between.
+func checkKinds(t *testing.T, objs []map[string]any) {
+	t.Helper()
+	for i, m := range objs {
+		want := kindEvent
+		switch i {
+		case 0:
+			want = kindReport
+		case len(objs) - 1:
+			want = kindSummary
+		}
+		if m["kind"] != want {
+			t.Errorf("line %d of %d is of kind %v; want %q: %v", i+1, len(objs), m["kind"], want, m)
+		}
 	}
 }
 
@@ -54,17 +80,22 @@ func TestWatchLive(t *testing.T) {
 	}
 	t.Parallel() // mostly waits for the watch's period
 	status, out, errOut := runCmd(t, counter.DiscoverDetails, append([]string{"-json", "-watch", "400ms", "-period", "50ms"}, quick...)...)
-	objs := decodeStream(t, out)
+	objs := jsonLines(t, out)
 	if len(objs) > 0 && objs[0]["usable"] == false {
 		t.Skipf("discovery refused here: %v", objs[0]["refusal"])
 	}
 	if len(objs) < 2 {
 		t.Fatalf("got %d JSON objects; want the report and the watch's end at least:\n%s\n%s", len(objs), out, errOut)
 	}
+	checkKinds(t, objs)
+	checkShape(t, "the report line", objs[0], topFields)
 	if objs[0]["usable"] != true {
 		t.Fatalf("the first object is not the report: %v", objs[0])
 	}
 	end := objs[len(objs)-1]
+	if n := end["events"]; n != float64(len(objs)-2) {
+		t.Errorf("the summary counts %v events; %d were printed", n, len(objs)-2)
+	}
 	for _, e := range objs[1 : len(objs)-1] {
 		t.Logf("event: %v", e)
 		if e["severity"] == "untrusted" {
@@ -92,13 +123,14 @@ func TestWatchSeesAWrongRate(t *testing.T) {
 	t.Parallel() // mostly waits for the watch's period
 	args := append([]string{"-watch", "200ms", "-period", "40ms"}, quick...)
 	status, out, _ := runCmd(t, offBy(20_000), append([]string{"-json"}, args...)...)
-	objs := decodeStream(t, out)
+	objs := jsonLines(t, out)
 	if len(objs) > 0 && objs[0]["usable"] == false {
 		t.Skipf("discovery refused here: %v", objs[0]["refusal"])
 	}
 	if len(objs) < 2 {
 		t.Fatalf("got %d JSON objects; want the report, events and the watch's end:\n%s", len(objs), out)
 	}
+	checkKinds(t, objs)
 	sawRate := false
 	for _, e := range objs[1 : len(objs)-1] {
 		if e["event"] == "rate" && e["severity"] == "untrusted" && e["unit"] == "ppm" {
@@ -120,11 +152,15 @@ func TestWatchSeesAWrongRate(t *testing.T) {
 }
 
 // TestWatchNotRunWhenRefused checks that -watch says it did not run where
-// discovery refused, and the status stays the refusal's.
+// discovery refused, and the status stays the refusal's; -json's JSON
+// Lines are then the report's line alone.
 func TestWatchNotRunWhenRefused(t *testing.T) {
-	status, _, errOut := runCmd(t, refusing(counter.ErrNotInvariant), append([]string{"-json", "-watch", "1s"}, quick...)...)
+	status, out, errOut := runCmd(t, refusing(counter.ErrNotInvariant), append([]string{"-json", "-watch", "1s"}, quick...)...)
 	if status != exitRefused || !strings.Contains(errOut, "-watch: not run") {
 		t.Errorf("status %d, stderr %q; want %d and why -watch did not run", status, errOut, exitRefused)
+	}
+	if objs := jsonLines(t, out); len(objs) != 1 || objs[0]["kind"] != kindReport || objs[0]["usable"] != false {
+		t.Errorf("%d lines, the first %v; want the refused report's line alone", len(objs), objs)
 	}
 }
 
@@ -272,10 +308,11 @@ func TestReportDriftShortWindow(t *testing.T) {
 		t.Skipf("discovery refused: %v", err)
 	}
 	var r report
-	reportDrift(&r, c, 20*time.Millisecond)
+	reportDrift(&r, c, leastWindow)
 	if r.DriftNote != "" || r.DriftBoundPPM <= 0 {
-		t.Errorf("a 20ms window: note %q, bound %v ppm; want the drift measured at half the window", r.DriftNote, r.DriftBoundPPM)
+		t.Errorf("the least window, %v: note %q, bound %v ppm; want the drift measured at half the window", leastWindow, r.DriftNote, r.DriftBoundPPM)
 	}
+	// A shorter window, which -window refuses, measures nothing.
 	r = report{}
 	reportDrift(&r, c, 15*time.Millisecond)
 	if !strings.Contains(r.DriftNote, "not measured: counter: a watch cannot check every 7.5ms") {
