@@ -10,8 +10,9 @@ import (
 // OpenTelemetry's exponential histograms and Prometheus's native histograms
 // both lay them out: at scale s, the base is b = 2^(2^−s), and bucket i
 // holds the values in (bⁱ, bⁱ⁺¹]. Each bucket's upper bound is b times its
-// lower, a relative width of b−1: 2^(2^−s)−1, which is 0.54% at scale 7
-// and 9.1% at scale 3. OpenTelemetry numbers the buckets so; Prometheus's
+// lower, a relative width of b−1 = 2^(2^−s)−1: 2^(1/128)−1 at scale 7,
+// under one part in a hundred, and 2^(1/8)−1 at scale 3, about one part in
+// eleven. OpenTelemetry numbers the buckets so; Prometheus's
 // native bucket of key k is bucket k−1 here, and its schema is the scale.
 //
 // The zero Exponential is scale 0, base 2.

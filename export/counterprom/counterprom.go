@@ -20,8 +20,9 @@
 // says which buckets count it: a span x counts toward the classic bound b
 // where x ≤ b, but for spans within b·QuantileError of b, which may count on
 // either side of it. In native buckets of schema s, a quantile read at any
-// point of the right bucket is within 2^(2^−s)−1 of the Snapshot's: 0.54%
-// at schema 7, which a NativeHistogramBucketFactor of 1.01 picks.
+// point of the right bucket is within 2^(2^−s)−1 of the Snapshot's:
+// 2^(1/128)−1 at schema 7, under one part in a hundred, which a
+// NativeHistogramBucketFactor of 1.01 picks.
 //
 // # Who calls Interval
 //
