@@ -84,8 +84,8 @@ func clock() counter.Counter {
 // converted to fractional nanoseconds.
 // The mean is the exact sum of the spans over their count, less the mean
 // of the floor's spans up to its 99th percentile: a mean, since that is
-// the figure to read for a body shorter than the counter's step (each
-// span, and so each quantile, is a whole number of steps, and only a mean
+// the figure to read for a body shorter than the counter's resolution (each
+// span, and so each quantile, is a whole number of increments, and only a mean
 // averages them out), and trimmed, since the few floor spans an interrupt
 // stretched are not the harness's cost. A figure the floor exceeds is 0.
 //
