@@ -13,13 +13,16 @@ var NowSequence = nowSequence
 // path on a CPU that has RDTSCP too.
 func NowFenced() Tickstamp { return Tickstamp(stampFenced(false)) }
 
-// BracketNanos reads the raw clock as the brackets of the per-CPU check and
-// the watch do (see rawclock.Kind); SyscallNanos reads it as discovery's
-// measurement does; Nanotime reads the runtime's monotonic clock, which a
-// Monotonic Counter reads.
+// BracketNanos reads the raw clock as discovery's measurement, the brackets
+// of the per-CPU check and the watch do (see rawclock.Kind); SyscallNanos
+// reads it by a system call alone (rawclock.Syscall), which the package's
+// own code does only where the brackets' read falls back to it, so that the
+// tests can compare the two reads and read the clock where RDTSC faults;
+// Nanotime reads the runtime's monotonic clock, which a Monotonic Counter
+// reads.
 var (
 	BracketNanos = bracketNanos
-	SyscallNanos = rawNanos
+	SyscallNanos = rawclock.Syscall
 	Nanotime     = nanotime
 )
 

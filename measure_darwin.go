@@ -5,13 +5,10 @@ package counter
 
 import "github.com/tickstamp/counter/internal/rawclock"
 
-// haveRawClock reports whether rawNanos reads a clock no time daemon slews.
+// haveRawClock reports whether the raw clock that bracketNanos reads,
+// CLOCK_UPTIME_RAW, is one no time daemon slews. Like Linux's
+// CLOCK_MONOTONIC_RAW it stops while the machine sleeps.
 const haveRawClock = rawclock.Have
-
-// rawNanos returns CLOCK_UPTIME_RAW in nanoseconds ([rawclock.Syscall]): the
-// raw clock that, like Linux's CLOCK_MONOTONIC_RAW, no time daemon slews and
-// which stops while the machine sleeps.
-func rawNanos() int64 { return rawclock.Syscall() }
 
 // osCPU is nil: macOS cannot say which CPU a thread runs on. A measurement
 // there fits one offset to the whole window, trusting what the platform

@@ -9,13 +9,9 @@ import (
 	"github.com/tickstamp/counter/internal/rawclock"
 )
 
-// haveRawClock reports whether rawNanos reads a clock no time daemon slews.
+// haveRawClock reports whether the raw clock that bracketNanos reads,
+// CLOCK_MONOTONIC_RAW, is one no time daemon slews.
 const haveRawClock = rawclock.Have
-
-// rawNanos returns CLOCK_MONOTONIC_RAW in nanoseconds, by a raw system call
-// ([rawclock.Syscall]): the read of discovery's measurement, and a read
-// that works on a thread where RDTSC faults ([ErrDisabled]).
-func rawNanos() int64 { return rawclock.Syscall() }
 
 // osCPU returns the CPU the calling thread runs on, from the getcpu system
 // call, or -1 where the call fails (a seccomp filter may refuse it). A

@@ -5,12 +5,10 @@
 
 package counter
 
-// haveRawClock reports whether rawNanos reads a clock no time daemon slews.
+// haveRawClock reports whether the raw clock that bracketNanos reads is one
+// no time daemon slews: false, there being no raw clock on this system
+// (bracketNanos reads the runtime's monotonic clock instead).
 const haveRawClock = false
-
-// rawNanos returns the runtime's monotonic clock in nanoseconds, there being
-// no raw clock on this system.
-func rawNanos() int64 { return nanotime() }
 
 // osCPU is nil: nothing is measured here.
 var osCPU func() int

@@ -7,8 +7,7 @@
 // function of the same frame, which reads nanotime and returns to the
 // caller, and never executes RDTSC, which may fault or trap where the
 // fallback is in use. The counter's path pays one predictable compare and
-// branch: about 1% of Now's time (17.9 against 17.7 ns without it, on an
-// AMD guest).
+// branch; BENCHMARKS.md (Reads) gives what it was measured to cost.
 
 // func stampNow(mono bool) uint64
 TEXT ·stampNow(SB), NOSPLIT|NOFRAME, $0-16
