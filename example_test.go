@@ -96,7 +96,7 @@ func ExampleParseTickRate() {
 	// "24 MHz"       24 MHz (24000000 Hz)
 	// "1000000000 Hz" 1 GHz (1000000000 Hz)
 	// "62500 kHz"    62.5 MHz (62500000 Hz)
-	// counter: tickrate "1.5 Hz" is not a whole number of hertz
+	// counter: invalid tick rate "1.5 Hz": not a whole number of hertz
 }
 
 // A rate sits in a config as text, and a reading as a plain integer; both

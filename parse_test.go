@@ -101,74 +101,74 @@ func TestParseTickRateErrors(t *testing.T) {
 		in, want string
 	}{
 		// White space around the rate.
-		{" 2.3 GHz", `counter: tickrate " 2.3 GHz" has white space before or after it`},
-		{"2.3 GHz ", `counter: tickrate "2.3 GHz " has white space before or after it`},
-		{"2.3 GHz\n", `counter: tickrate "2.3 GHz\n" has white space before or after it`},
-		{"\u00a02.3 GHz", `counter: tickrate "\u00a02.3 GHz" has white space before or after it`},
-		{" ", `counter: tickrate " " has white space before or after it`},
+		{" 2.3 GHz", `counter: invalid tick rate " 2.3 GHz": white space before or after it`},
+		{"2.3 GHz ", `counter: invalid tick rate "2.3 GHz ": white space before or after it`},
+		{"2.3 GHz\n", `counter: invalid tick rate "2.3 GHz\n": white space before or after it`},
+		{"\u00a02.3 GHz", `counter: invalid tick rate "\u00a02.3 GHz": white space before or after it`},
+		{" ", `counter: invalid tick rate " ": white space before or after it`},
 
 		// The number.
-		{"", `counter: tickrate "" has no number`},
-		{"GHz", `counter: tickrate "GHz" has no number`},
-		{"e9 Hz", `counter: tickrate "e9 Hz" has no number`},
-		{"-1 GHz", `counter: tickrate "-1 GHz" has a sign: a rate is a positive number`},
-		{"+1 GHz", `counter: tickrate "+1 GHz" has a sign: a rate is a positive number`},
-		{"-0x10 Hz", `counter: tickrate "-0x10 Hz" has a sign: a rate is a positive number`},
-		{"0x10 Hz", `counter: tickrate "0x10 Hz" has a hexadecimal number: want a decimal number like 2.3`},
-		{"0X1f GHz", `counter: tickrate "0X1f GHz" has a hexadecimal number: want a decimal number like 2.3`},
-		{"0xAGHz", `counter: tickrate "0xAGHz" has a hexadecimal number: want a decimal number like 2.3`},
-		{"0b101 Hz", `counter: tickrate "0b101 Hz" has a binary number: want a decimal number like 2.3`},
-		{"0o17 Hz", `counter: tickrate "0o17 Hz" has an octal number: want a decimal number like 2.3`},
-		{"1e9 Hz", `counter: tickrate "1e9 Hz" has an exponent: want a decimal number like 2.3`},
-		{"1e9Hz", `counter: tickrate "1e9Hz" has an exponent: want a decimal number like 2.3`},
-		{"2.3E+9 Hz", `counter: tickrate "2.3E+9 Hz" has an exponent: want a decimal number like 2.3`},
-		{"1e-3 GHz", `counter: tickrate "1e-3 GHz" has an exponent: want a decimal number like 2.3`},
-		{"1e9", `counter: tickrate "1e9" has an exponent: want a decimal number like 2.3`},
-		{"2,3 GHz", `counter: tickrate "2,3 GHz" has a malformed number: want a decimal number like 2.3`},
-		{"1_000 Hz", `counter: tickrate "1_000 Hz" has a malformed number: want a decimal number like 2.3`},
-		{"2. GHz", `counter: tickrate "2. GHz" has a malformed number: want a decimal number like 2.3`},
-		{".5 GHz", `counter: tickrate ".5 GHz" has a malformed number: want a decimal number like 2.3`},
-		{"1.2.3 GHz", `counter: tickrate "1.2.3 GHz" has a malformed number: want a decimal number like 2.3`},
-		{"1 000 Hz", `counter: tickrate "1 000 Hz" has a space inside its number: want a decimal number like 2.3`},
+		{"", `counter: invalid tick rate "": no number`},
+		{"GHz", `counter: invalid tick rate "GHz": no number`},
+		{"e9 Hz", `counter: invalid tick rate "e9 Hz": no number`},
+		{"-1 GHz", `counter: invalid tick rate "-1 GHz": a sign: a rate is a positive number`},
+		{"+1 GHz", `counter: invalid tick rate "+1 GHz": a sign: a rate is a positive number`},
+		{"-0x10 Hz", `counter: invalid tick rate "-0x10 Hz": a sign: a rate is a positive number`},
+		{"0x10 Hz", `counter: invalid tick rate "0x10 Hz": a hexadecimal number: want a decimal number like 2.3`},
+		{"0X1f GHz", `counter: invalid tick rate "0X1f GHz": a hexadecimal number: want a decimal number like 2.3`},
+		{"0xAGHz", `counter: invalid tick rate "0xAGHz": a hexadecimal number: want a decimal number like 2.3`},
+		{"0b101 Hz", `counter: invalid tick rate "0b101 Hz": a binary number: want a decimal number like 2.3`},
+		{"0o17 Hz", `counter: invalid tick rate "0o17 Hz": an octal number: want a decimal number like 2.3`},
+		{"1e9 Hz", `counter: invalid tick rate "1e9 Hz": an exponent: want a decimal number like 2.3`},
+		{"1e9Hz", `counter: invalid tick rate "1e9Hz": an exponent: want a decimal number like 2.3`},
+		{"2.3E+9 Hz", `counter: invalid tick rate "2.3E+9 Hz": an exponent: want a decimal number like 2.3`},
+		{"1e-3 GHz", `counter: invalid tick rate "1e-3 GHz": an exponent: want a decimal number like 2.3`},
+		{"1e9", `counter: invalid tick rate "1e9": an exponent: want a decimal number like 2.3`},
+		{"2,3 GHz", `counter: invalid tick rate "2,3 GHz": a malformed number: want a decimal number like 2.3`},
+		{"1_000 Hz", `counter: invalid tick rate "1_000 Hz": a malformed number: want a decimal number like 2.3`},
+		{"2. GHz", `counter: invalid tick rate "2. GHz": a malformed number: want a decimal number like 2.3`},
+		{".5 GHz", `counter: invalid tick rate ".5 GHz": a malformed number: want a decimal number like 2.3`},
+		{"1.2.3 GHz", `counter: invalid tick rate "1.2.3 GHz": a malformed number: want a decimal number like 2.3`},
+		{"1 000 Hz", `counter: invalid tick rate "1 000 Hz": a space inside the number: want a decimal number like 2.3`},
 
 		// The unit.
-		{"2300000000", `counter: tickrate "2300000000" has no unit (Hz, kHz, MHz or GHz)`},
-		{"2.3  GHz", `counter: tickrate "2.3  GHz" has white space other than one space between its number and unit`},
-		{"2.3\tGHz", `counter: tickrate "2.3\tGHz" has white space other than one space between its number and unit`},
-		{"2.3 THz", `counter: tickrate "2.3 THz" has an unknown unit (want Hz, kHz, MHz or GHz)`},
-		{"2.3 ticks", `counter: tickrate "2.3 ticks" has an unknown unit (want Hz, kHz, MHz or GHz)`},
-		{"1EHz", `counter: tickrate "1EHz" has an unknown unit (want Hz, kHz, MHz or GHz)`},
-		{"1 Hz/s", `counter: tickrate "1 Hz/s" has an unknown unit (want Hz, kHz, MHz or GHz)`},
-		{"1 GHz GHz", `counter: tickrate "1 GHz GHz" has an unknown unit (want Hz, kHz, MHz or GHz)`},
-		{"24 \u3392", `counter: tickrate "24 ㎒" has an unknown unit (want Hz, kHz, MHz or GHz)`},
-		{"1 mHz", `counter: tickrate "1 mHz" is in millihertz, and a millihertz is not a whole number of hertz: for megahertz write MHz`},
-		{"1000 mHz", `counter: tickrate "1000 mHz" is in millihertz, and a millihertz is not a whole number of hertz: for megahertz write MHz`},
-		{"62.5 mhz", `counter: tickrate "62.5 mhz" has the unit "mhz", which could be millihertz or megahertz: for megahertz write MHz`},
-		{"62.5 MHZ", `counter: tickrate "62.5 MHZ" has the unit "MHZ", which could be millihertz or megahertz: for megahertz write MHz`},
-		{"1 Mhz", `counter: tickrate "1 Mhz" has the unit "Mhz" in a case not read: write MHz`},
-		{"1 mHZ", `counter: tickrate "1 mHZ" has the unit "mHZ" in a case not read: write MHz`},
-		{"1 KHz", `counter: tickrate "1 KHz" has the unit "KHz" in a case not read: write kHz`},
-		{"1 Khz", `counter: tickrate "1 Khz" has the unit "Khz" in a case not read: write kHz`},
-		{"1 \u212aHz", "counter: tickrate \"1 \u212aHz\" has the unit \"\u212aHz\" in a case not read: write kHz"}, // Kelvin sign
-		{"1 Ghz", `counter: tickrate "1 Ghz" has the unit "Ghz" in a case not read: write GHz`},
-		{"1 gHz", `counter: tickrate "1 gHz" has the unit "gHz" in a case not read: write GHz`},
-		{"1 hZ", `counter: tickrate "1 hZ" has the unit "hZ" in a case not read: write Hz`},
+		{"2300000000", `counter: invalid tick rate "2300000000": no unit: want Hz, kHz, MHz or GHz`},
+		{"2.3  GHz", `counter: invalid tick rate "2.3  GHz": white space other than one space between the number and the unit`},
+		{"2.3\tGHz", `counter: invalid tick rate "2.3\tGHz": white space other than one space between the number and the unit`},
+		{"2.3 THz", `counter: invalid tick rate "2.3 THz": an unknown unit: want Hz, kHz, MHz or GHz`},
+		{"2.3 ticks", `counter: invalid tick rate "2.3 ticks": an unknown unit: want Hz, kHz, MHz or GHz`},
+		{"1EHz", `counter: invalid tick rate "1EHz": an unknown unit: want Hz, kHz, MHz or GHz`},
+		{"1 Hz/s", `counter: invalid tick rate "1 Hz/s": an unknown unit: want Hz, kHz, MHz or GHz`},
+		{"1 GHz GHz", `counter: invalid tick rate "1 GHz GHz": an unknown unit: want Hz, kHz, MHz or GHz`},
+		{"24 \u3392", `counter: invalid tick rate "24 ㎒": an unknown unit: want Hz, kHz, MHz or GHz`},
+		{"1 mHz", `counter: invalid tick rate "1 mHz": in millihertz, and a millihertz is not a whole number of hertz: for megahertz write MHz`},
+		{"1000 mHz", `counter: invalid tick rate "1000 mHz": in millihertz, and a millihertz is not a whole number of hertz: for megahertz write MHz`},
+		{"62.5 mhz", `counter: invalid tick rate "62.5 mhz": the unit "mhz", which could be millihertz or megahertz: for megahertz write MHz`},
+		{"62.5 MHZ", `counter: invalid tick rate "62.5 MHZ": the unit "MHZ", which could be millihertz or megahertz: for megahertz write MHz`},
+		{"1 Mhz", `counter: invalid tick rate "1 Mhz": the unit "Mhz" in a case not read: write MHz`},
+		{"1 mHZ", `counter: invalid tick rate "1 mHZ": the unit "mHZ" in a case not read: write MHz`},
+		{"1 KHz", `counter: invalid tick rate "1 KHz": the unit "KHz" in a case not read: write kHz`},
+		{"1 Khz", `counter: invalid tick rate "1 Khz": the unit "Khz" in a case not read: write kHz`},
+		{"1 \u212aHz", "counter: invalid tick rate \"1 \u212aHz\": the unit \"\u212aHz\" in a case not read: write kHz"}, // Kelvin sign
+		{"1 Ghz", `counter: invalid tick rate "1 Ghz": the unit "Ghz" in a case not read: write GHz`},
+		{"1 gHz", `counter: invalid tick rate "1 gHz": the unit "gHz" in a case not read: write GHz`},
+		{"1 hZ", `counter: invalid tick rate "1 hZ": the unit "hZ" in a case not read: write Hz`},
 
 		// The value.
-		{"0 Hz", `counter: tickrate "0 Hz" is zero: a counter that never ticks has no rate`},
-		{"0.000 GHz", `counter: tickrate "0.000 GHz" is zero: a counter that never ticks has no rate`},
-		{"1.5 Hz", `counter: tickrate "1.5 Hz" is not a whole number of hertz`},
-		{"0.5 Hz", `counter: tickrate "0.5 Hz" is not a whole number of hertz`},
-		{"0.0000000001 GHz", `counter: tickrate "0.0000000001 GHz" is not a whole number of hertz`},
-		{"18446744073709551616 Hz", `counter: tickrate "18446744073709551616 Hz" is past the largest rate, 18446744073709551615 Hz`},
-		{"18446744073.709551616 GHz", `counter: tickrate "18446744073.709551616 GHz" is past the largest rate, 18446744073709551615 Hz`},
-		{"99999999999999999999999 GHz", `counter: tickrate "99999999999999999999999 GHz" is past the largest rate, 18446744073709551615 Hz`},
+		{"0 Hz", `counter: invalid tick rate "0 Hz": zero: a counter that never ticks has no rate`},
+		{"0.000 GHz", `counter: invalid tick rate "0.000 GHz": zero: a counter that never ticks has no rate`},
+		{"1.5 Hz", `counter: invalid tick rate "1.5 Hz": not a whole number of hertz`},
+		{"0.5 Hz", `counter: invalid tick rate "0.5 Hz": not a whole number of hertz`},
+		{"0.0000000001 GHz", `counter: invalid tick rate "0.0000000001 GHz": not a whole number of hertz`},
+		{"18446744073709551616 Hz", `counter: invalid tick rate "18446744073709551616 Hz": past the largest rate, 18446744073709551615 Hz`},
+		{"18446744073.709551616 GHz", `counter: invalid tick rate "18446744073.709551616 GHz": past the largest rate, 18446744073709551615 Hz`},
+		{"99999999999999999999999 GHz", `counter: invalid tick rate "99999999999999999999999 GHz": past the largest rate, 18446744073709551615 Hz`},
 
 		// A long input is quoted in part, with its length.
-		{long + " Hz", `counter: tickrate "` + long[:64] + `"… (100003 bytes) is past the largest rate, 18446744073709551615 Hz`},
-		{"1 " + long, `counter: tickrate "1 ` + long[:62] + `"… (100002 bytes) has a space inside its number: want a decimal number like 2.3`},
-		{"0." + strings.Repeat("0", 100) + "1 GHz", `counter: tickrate "0.` + strings.Repeat("0", 62) + `"… (107 bytes) is not a whole number of hertz`},
-		{"1 " + strings.Repeat("Hz", 50_000), `counter: tickrate "1 ` + strings.Repeat("Hz", 31) + `"… (100002 bytes) has an unknown unit (want Hz, kHz, MHz or GHz)`},
+		{long + " Hz", `counter: invalid tick rate "` + long[:64] + `"… (100003 bytes): past the largest rate, 18446744073709551615 Hz`},
+		{"1 " + long, `counter: invalid tick rate "1 ` + long[:62] + `"… (100002 bytes): a space inside the number: want a decimal number like 2.3`},
+		{"0." + strings.Repeat("0", 100) + "1 GHz", `counter: invalid tick rate "0.` + strings.Repeat("0", 62) + `"… (107 bytes): not a whole number of hertz`},
+		{"1 " + strings.Repeat("Hz", 50_000), `counter: invalid tick rate "1 ` + strings.Repeat("Hz", 31) + `"… (100002 bytes): an unknown unit: want Hz, kHz, MHz or GHz`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in[:min(len(tt.in), 40)], func(t *testing.T) {
@@ -182,10 +182,79 @@ func TestParseTickRateErrors(t *testing.T) {
 			if r != (TickRate{}) {
 				t.Fatalf("ParseTickRate(%q) = %+v with its error; want the zero TickRate", tt.in, r)
 			}
-			if zero := strings.Contains(tt.want, " is zero:"); errors.Is(err, errZeroRate) != zero {
+			if zero := strings.Contains(tt.want, ": zero:"); errors.Is(err, errZeroRate) != zero {
 				t.Fatalf("ParseTickRate(%q): errors.Is(err, errZeroRate) = %v; want %v", tt.in, !zero, zero)
 			}
 		})
+	}
+}
+
+// invalidRateHead is how every error of a rate's parsers starts: what was
+// refused, the input as quoteInput quotes it, and a colon before the reason.
+func invalidRateHead(s string) string {
+	return "counter: invalid tick rate " + quoteInput(s) + ": "
+}
+
+// TestRateParsersErrorShape checks that every way a rate's text is read
+// refuses bad input with an error of one shape, which quotes the input and
+// then gives a reason, and that it leaves the rate it was reading into
+// alone. The error reaches errors.Is where the reader passes it on; the flag
+// package puts its text in a message of its own.
+func TestRateParsersErrorShape(t *testing.T) {
+	start, _ := NewTickRate(24_000_000)
+	parsers := []struct {
+		name   string
+		parse  func(s string) (TickRate, error)
+		passed bool // the error itself comes back, for errors.Is
+	}{
+		{"ParseTickRate", ParseTickRate, true},
+		{"TickRate.UnmarshalText", func(s string) (TickRate, error) {
+			r := start
+			err := r.UnmarshalText([]byte(s))
+			return r, err
+		}, true},
+		{"json.Unmarshal", func(s string) (TickRate, error) {
+			r := start
+			b, _ := json.Marshal(s)
+			err := json.Unmarshal(b, &r)
+			return r, err
+		}, true},
+		{"flag.TextVar", func(s string) (TickRate, error) {
+			fs := flag.NewFlagSet("test", flag.ContinueOnError)
+			fs.SetOutput(new(discard))
+			var r TickRate
+			fs.TextVar(&r, "rate", start, "")
+			err := fs.Parse([]string{"-rate", s})
+			return r, err
+		}, false},
+	}
+	inputs := []string{
+		"", "2.3 GZ", " 2.3 GHz", "2.3", "0x10 Hz", "1 mhz", "1 KHz",
+		"0 Hz", "1.5 Hz", "18446744073709551616 Hz", strings.Repeat("9", 100) + " Hz",
+	}
+	for _, p := range parsers {
+		for _, s := range inputs {
+			r, err := p.parse(s)
+			if err == nil {
+				t.Errorf("%s(%q) = %v; want an error", p.name, s, r)
+				continue
+			}
+			head := invalidRateHead(s)
+			msg := err.Error()
+			_, reason, ok := strings.Cut(msg, head)
+			if !ok || reason == "" || !p.passed && !strings.HasSuffix(msg, head+reason) {
+				t.Errorf("%s(%q) error %q; want %q and a reason", p.name, s, msg, head)
+			}
+			if p.passed && !strings.HasPrefix(msg, head) {
+				t.Errorf("%s(%q) error %q; want it to start %q", p.name, s, msg, head)
+			}
+			if p.passed && errors.Is(err, errZeroRate) != (s == "0 Hz") {
+				t.Errorf("%s(%q): errors.Is(err, errZeroRate) = %v; want %v", p.name, s, !(s == "0 Hz"), s == "0 Hz")
+			}
+			if r != start && p.name != "ParseTickRate" {
+				t.Errorf("%s(%q) changed the rate to %v", p.name, s, r)
+			}
+		}
 	}
 }
 
@@ -399,8 +468,8 @@ func checkParseTickRate(t fatalfer, s string) {
 		if ok {
 			t.Fatalf("ParseTickRate(%q): %v; want %d Hz", s, err, want)
 		}
-		if msg := err.Error(); len(msg) > maxErrorLen || !strings.HasPrefix(msg, "counter: tickrate ") {
-			t.Fatalf("ParseTickRate(%.80q…, %d bytes): an error of %d bytes, %.200q…; want one of at most %d starting \"counter: tickrate \"", s, len(s), len(msg), msg, maxErrorLen)
+		if msg, head := err.Error(), invalidRateHead(s); len(msg) > maxErrorLen || !strings.HasPrefix(msg, head) || len(msg) == len(head) {
+			t.Fatalf("ParseTickRate(%.80q…, %d bytes): an error of %d bytes, %.200q…; want one of at most %d, %.200q and a reason", s, len(s), len(msg), msg, maxErrorLen, head)
 		}
 		return
 	}
@@ -489,7 +558,7 @@ func TestZeroRateRefused(t *testing.T) {
 	if !errors.Is(err, errZeroRate) || r != (TickRate{}) {
 		t.Errorf("ParseTickRate(\"0 Hz\") = %v, %v; want the zero TickRate and an error wrapping errZeroRate", r, err)
 	}
-	if err != nil && !strings.Contains(err.Error(), "is zero") {
+	if err != nil && !strings.Contains(err.Error(), ": zero:") {
 		t.Errorf("ParseTickRate(\"0 Hz\") error %q does not say the rate is zero", err)
 	}
 }

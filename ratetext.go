@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The units a rate is written in, largest first.
@@ -90,15 +91,17 @@ func (r *TickRate) UnmarshalText(text []byte) error {
 // It refuses white space before or after the rate, a missing or unknown
 // unit, a sign, a number in any other form, a rate of zero, a fraction of a
 // hertz, a rate past [math.MaxUint64] Hz and anything else, each with an
-// error that says which. An error quotes at most
-// the first 64 bytes of s, followed by its length.
+// error of one shape that quotes s and says which: counter: invalid tick
+// rate "1.5 Hz": not a whole number of hertz. An error quotes at most the
+// first 64 bytes of s, followed by its length.
 func ParseTickRate(s string) (TickRate, error) {
 	hz, why := parseHertz(s)
-	if why != "" {
-		return TickRate{}, parseError("tickrate", s, why)
+	var sentinel error
+	if why == "" && hz == 0 {
+		why, sentinel = "zero: a counter that never ticks has no rate", errZeroRate
 	}
-	if hz == 0 {
-		return TickRate{}, wrapParseError("tickrate", s, "is zero: a counter that never ticks has no rate", errZeroRate)
+	if why != "" {
+		return TickRate{}, &wrapError{msg: "counter: invalid tick rate " + quoteInput(s) + ": " + why, wrapped: sentinel}
 	}
 	return NewTickRate(hz)
 }
@@ -108,10 +111,10 @@ const wantDecimal = "want a decimal number like 2.3"
 
 // parseHertz reads s as [ParseTickRate] documents, returning the rate in
 // hertz, zero included, or why s is not a rate, which ParseTickRate puts
-// after the quoted input.
+// after the quoted input and a colon.
 func parseHertz(s string) (hz uint64, why string) {
 	if hasEdgeSpace(s) {
-		return 0, "has white space before or after it"
+		return 0, "white space before or after it"
 	}
 	n := numberEnd(s)
 	num, rest := s[:n], s[n:]
@@ -127,11 +130,11 @@ func parseHertz(s string) (hz uint64, why string) {
 	whole, frac, _ := strings.Cut(num, ".")
 	frac = strings.TrimRight(frac, "0")
 	if len(frac) > exp {
-		return 0, "is not a whole number of hertz"
+		return 0, "not a whole number of hertz"
 	}
 	hz, ok := decimalTimesPow10(whole+frac, exp-len(frac))
 	if !ok {
-		return 0, "is past the largest rate, 18446744073709551615 Hz"
+		return 0, "past the largest rate, 18446744073709551615 Hz"
 	}
 	return hz, ""
 }
@@ -221,25 +224,25 @@ func isHexDigit(c byte) bool {
 // with an optional fraction, or "" if it is.
 func checkDecimal(num string) (why string) {
 	if num == "" {
-		return "has no number"
+		return "no number"
 	}
 	if num[0] == '-' || num[0] == '+' {
-		return "has a sign: a rate is a positive number"
+		return "a sign: a rate is a positive number"
 	}
 	switch basePrefix(num) {
 	case 16:
-		return "has a hexadecimal number: " + wantDecimal
+		return "a hexadecimal number: " + wantDecimal
 	case 8:
-		return "has an octal number: " + wantDecimal
+		return "an octal number: " + wantDecimal
 	case 2:
-		return "has a binary number: " + wantDecimal
+		return "a binary number: " + wantDecimal
 	}
 	if strings.ContainsAny(num, "eE") {
-		return "has an exponent: " + wantDecimal
+		return "an exponent: " + wantDecimal
 	}
 	whole, frac, dot := strings.Cut(num, ".")
 	if whole == "" || (dot && frac == "") || !isDigits(whole) || !isDigits(frac) {
-		return "has a malformed number: " + wantDecimal
+		return "a malformed number: " + wantDecimal
 	}
 	return ""
 }
@@ -251,11 +254,11 @@ func unitExponent(rest string) (exp int, why string) {
 	unit := strings.TrimPrefix(rest, " ")
 	switch {
 	case unit == "":
-		return 0, "has no unit (Hz, kHz, MHz or GHz)"
+		return 0, "no unit: want Hz, kHz, MHz or GHz"
 	case hasEdgeSpace(unit):
-		return 0, "has white space other than one space between its number and unit"
+		return 0, "white space other than one space between the number and the unit"
 	case isDecimalDigit(unit[0]):
-		return 0, "has a space inside its number: " + wantDecimal
+		return 0, "a space inside the number: " + wantDecimal
 	}
 	switch unit {
 	case "Hz", "hz", "HZ":
@@ -267,16 +270,16 @@ func unitExponent(rest string) (exp int, why string) {
 	case "GHz", "ghz", "GHZ":
 		return 9, ""
 	case "mHz":
-		return 0, "is in millihertz, and a millihertz is not a whole number of hertz: for megahertz write MHz"
+		return 0, "in millihertz, and a millihertz is not a whole number of hertz: for megahertz write MHz"
 	case "mhz", "MHZ":
-		return 0, "has the unit " + strconv.Quote(unit) + ", which could be millihertz or megahertz: for megahertz write MHz"
+		return 0, "the unit " + strconv.Quote(unit) + ", which could be millihertz or megahertz: for megahertz write MHz"
 	}
 	for _, u := range rateUnits {
 		if strings.EqualFold(unit, u.name) {
-			return 0, "has the unit " + strconv.Quote(unit) + " in a case not read: write " + u.name
+			return 0, "the unit " + strconv.Quote(unit) + " in a case not read: write " + u.name
 		}
 	}
-	return 0, "has an unknown unit (want Hz, kHz, MHz or GHz)"
+	return 0, "an unknown unit: want Hz, kHz, MHz or GHz"
 }
 
 // decimalTimesPow10 returns the decimal digits ds times 10^exp and whether
@@ -298,4 +301,27 @@ func decimalTimesPow10(ds string, exp int) (uint64, bool) {
 		v *= 10
 	}
 	return v, true
+}
+
+// maxQuoted is the most bytes of its input that an error quotes.
+const maxQuoted = 64
+
+// quoteInput quotes s as [strconv.Quote] does when it is at most maxQuoted
+// bytes long. A longer s is cut to at most maxQuoted bytes, before any UTF-8
+// character the cut would split, and quoted as `"prefix"… (100000 bytes)`
+// with its whole length, so that a megabyte of input never makes a megabyte
+// of error. The result is at most 4·maxQuoted+2 bytes of quoted prefix (when
+// every byte needs a \x escape) and a short suffix.
+func quoteInput(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	// s[cut] is the first byte left out: while it continues a character,
+	// leave that character out too. A valid character is at most UTFMax
+	// bytes, so a run of stray continuation bytes stops this after UTFMax−1.
+	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); back++ {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
