@@ -240,9 +240,15 @@ func checkDecimal(num string) (why string) {
 	if strings.ContainsAny(num, "eE") {
 		return "an exponent: " + wantDecimal
 	}
+	const malformed = "a malformed number: " + wantDecimal
 	whole, frac, dot := strings.Cut(num, ".")
-	if whole == "" || (dot && frac == "") || !isDigits(whole) || !isDigits(frac) {
-		return "a malformed number: " + wantDecimal
+	if whole == "" || (dot && frac == "") {
+		return malformed
+	}
+	for _, c := range []byte(whole + frac) {
+		if !isDecimalDigit(c) {
+			return malformed
+		}
 	}
 	return ""
 }

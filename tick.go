@@ -77,13 +77,3 @@ func appendTicks(b []byte, one bool) []byte {
 	}
 	return append(b, " ticks"...)
 }
-
-// isDigits reports whether s is all decimal digits; true for "".
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
