@@ -1,5 +1,7 @@
 package counter
 
+import "github.com/tickstamp/counter/internal/emptyspan"
+
 // A Pair is the two reads that open and close a span, for [Counter.Floor].
 type Pair uint8
 
@@ -10,9 +12,6 @@ const (
 	// [Counter.End].
 	BeginEnd
 )
-
-// floorSpans is how many empty spans [Counter.Floor] measures.
-const floorSpans = 10000
 
 // Floor fills dst with the distribution of ten thousand empty spans of the
 // pair p, read back to back on the calling goroutine: what a span of that
@@ -26,13 +25,13 @@ const floorSpans = 10000
 func (c Counter) Floor(p Pair, dst *Snapshot) {
 	dst.reset()
 	if p == BeginEnd {
-		for range floorSpans {
+		for range emptyspan.Count {
 			t0 := c.Begin()
 			dst.record(c.End().Sub(t0))
 		}
 		return
 	}
-	for range floorSpans {
+	for range emptyspan.Count {
 		t0 := c.Now()
 		dst.record(c.Now().Sub(t0))
 	}

@@ -30,6 +30,7 @@ import (
 	"testing"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/emptyspan"
 )
 
 // The units Bench reports its metrics in: nanoseconds, each figure named by
@@ -41,9 +42,6 @@ const (
 	unitMax  = "max-ns"
 	unitMean = "mean-ns"
 )
-
-// floorSpans is how many spans of an empty body make the floor.
-const floorSpans = 10000
 
 var (
 	discoverOnce sync.Once
@@ -124,7 +122,7 @@ func Bench(b *testing.B, body func()) {
 	r := h.Recorder()
 	var s counter.Snapshot
 
-	for range floorSpans {
+	for range emptyspan.Count {
 		r.Record(span(c, empty))
 	}
 	// Interval takes every span recorded before it, without the
