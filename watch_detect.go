@@ -68,6 +68,15 @@ func newDetector(hz uint64, tolPPM float64) detector {
 // many orders of magnitude smaller.
 const rawResolution = 1
 
+// threshold returns N, in ns, of the T ns between the brackets from and to,
+// as [Watch]'s doc states it: N = h₁ + h₂ + s + r + tol·T, the two
+// brackets' half-widths, the step, the raw clock's resolution and the rate
+// in use's tolerance over T. Both the period's check and the since-start
+// check hold their deviation against it.
+func (d *detector) threshold(from, to bracket, T float64) float64 {
+	return float64(from.width)/2/d.perNs + float64(to.width)/2/d.perNs + d.step + rawResolution + d.tol*T
+}
+
 // setStep sets the counter's step, in ticks, that each threshold allows for.
 func (d *detector) setStep(step Tickdelta) { d.step = float64(step) / d.perNs }
 
@@ -88,8 +97,7 @@ func (d *detector) observe(b bracket, meanRaw, meanMid float64) (v verdict) {
 	if T <= 0 {
 		return v // the raw clock did not advance: nothing to hold the counter against
 	}
-	h := float64(b.width) / 2 / d.perNs
-	N := float64(d.prev.width)/2/d.perNs + h + d.step + rawResolution + d.tol*T
+	N := d.threshold(d.prev, b, T)
 	D := float64(b.mid.Sub(d.prev.mid))/d.perNs - T // ns the counter ran ahead of the rate in use
 	dev := D - d.base*T
 	off := math.Abs(dev) > N
@@ -125,7 +133,7 @@ func (d *detector) observe(b bracket, meanRaw, meanMid float64) (v verdict) {
 	}
 	d.prev = b
 	if !d.pending {
-		d.checkSinceStart(&v, b, h)
+		d.checkSinceStart(&v, b)
 	}
 	return v
 }
@@ -166,13 +174,13 @@ func (d *detector) confirmRate(v *verdict, D, dev, T, N float64) {
 
 // checkSinceStart holds the rate since the segment's start against the rate
 // in use.
-func (d *detector) checkSinceStart(v *verdict, b bracket, h float64) {
+func (d *detector) checkSinceStart(v *verdict, b bracket) {
 	T := float64(b.raw - d.segStart.raw)
 	if T <= 0 || d.sinceOn || d.rateOn {
 		return
 	}
 	D := (float64(b.mid.Sub(d.segStart.mid))-(d.shift-d.segShift))/d.perNs - T
-	N := float64(d.segStart.width)/2/d.perNs + h + d.step + rawResolution + d.tol*T
+	N := d.threshold(d.segStart, b, T)
 	if math.Abs(D) > N {
 		d.sinceOn = true
 		v.raise(Event{Kind: EventRateSinceStart, Severity: Degraded, Value: D / T * 1e6, Threshold: N / T * 1e6})
