@@ -5,7 +5,8 @@ package counter
 // builds on every platform, so that its tests replay the recorded answers of
 // real CPUs on any host; only discover_amd64.go runs it on a real CPUID.
 
-// The leaves and bits the decision reads.
+// The leaves and bits the decision reads, and those detectFeatures
+// (cpuid_amd64.go) reads for the reads' sequences.
 const (
 	leafVendor       = 0x0000_0000 // EAX: the highest basic leaf
 	leafFeatures     = 0x0000_0001 // EAX: signature; ECX bit 31: hypervisor; EDX bit 4: TSC
@@ -13,10 +14,12 @@ const (
 	leafHypervisor   = 0x4000_0000 // EAX: the highest hypervisor leaf
 	leafHypervisorHz = 0x4000_0010 // EAX: TSC kHz (VMware's timing leaf, also KVM's and others')
 	leafExtended     = 0x8000_0000 // EAX: the highest extended leaf
+	leafExtFeatures  = 0x8000_0001 // EDX bit 27: RDTSCP
 	leafPower        = 0x8000_0007 // EDX bit 8: invariant TSC
 
 	bitTSC          = 1 << 4  // leaf 1 EDX
 	bitHypervisor   = 1 << 31 // leaf 1 ECX
+	bitRDTSCP       = 1 << 27 // leaf 0x80000001 EDX
 	bitInvariantTSC = 1 << 8  // leaf 0x80000007 EDX
 )
 

@@ -36,18 +36,18 @@ var (
 	detectOnce sync.Once
 )
 
-// detectFeatures fills hasRDTSCP and cpuInAux, once per process: CPUID leaf 0x80000001
-// EDX bit 27, read only where the extended maximum leaf reaches it. New
-// calls it, and so does discovery; init does not, since CPUID in a virtual
-// machine costs a VM exit.
+// detectFeatures fills hasRDTSCP and cpuInAux, once per process: CPUID
+// leafExtFeatures's bitRDTSCP, read only where the highest extended leaf
+// reaches it. New calls it, and so does discovery; init does not, since
+// CPUID in a virtual machine costs a VM exit.
 func detectFeatures() {
 	detectOnce.Do(func() {
-		maxExt, _, _, _ := cpuid(0x8000_0000, 0)
-		if maxExt < 0x8000_0001 {
+		maxExt, _, _, _ := cpuid(leafExtended, 0)
+		if maxExt < leafExtFeatures {
 			return
 		}
-		_, _, _, edx := cpuid(0x8000_0001, 0)
-		if edx&(1<<27) == 0 {
+		_, _, _, edx := cpuid(leafExtFeatures, 0)
+		if edx&bitRDTSCP == 0 {
 			return
 		}
 		if tscAuxIsCPU {
