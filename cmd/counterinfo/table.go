@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/emptyspan"
 	"github.com/tickstamp/counter/internal/step"
 )
 
@@ -162,19 +163,15 @@ func tableResolution(t table, r report) {
 	t.row("resolution", "%s: the counter's least increment, from %d back-to-back NowUnordered reads; code shorter than it times as whole increments: read a Snapshot's Mean, not a quantile", ticks, step.Pairs+1)
 }
 
-// floorSpans is how many empty spans counter.Floor reads: ten thousand, as
-// its doc says.
-const floorSpans = 10000
-
 // tableFloor adds the row named name of a read floor: its p50, p99 and max
 // in ticks, and in ns where the counter is usable and so has a rate.
 func tableFloor(t table, name string, ticks floorTicks, ns floorNS, usable bool) {
 	const of = "of %d empty spans read back to back"
 	if usable {
 		t.row(name, "p50 %d ticks (%.1f ns), p99 %d ticks (%.1f ns), max %d ticks (%.1f ns) "+of,
-			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, floorSpans)
+			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, emptyspan.Count)
 	} else {
-		t.row(name, "p50 %d ticks, p99 %d ticks, max %d ticks "+of, ticks.P50, ticks.P99, ticks.Max, floorSpans)
+		t.row(name, "p50 %d ticks, p99 %d ticks, max %d ticks "+of, ticks.P50, ticks.P99, ticks.Max, emptyspan.Count)
 	}
 }
 
