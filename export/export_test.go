@@ -11,24 +11,6 @@ import (
 	"github.com/tickstamp/counter/internal/spantest"
 )
 
-// snapshotOf records spans into a new counter.Histogram, the first half
-// through a Recorder and the rest through Histogram.Record, and returns its
-// first interval.
-func snapshotOf(spans []counter.Tickdelta) *counter.Snapshot {
-	h := counter.NewHistogram()
-	r := h.Recorder()
-	for _, d := range spans[:len(spans)/2] {
-		r.Record(d)
-	}
-	r.Close()
-	for _, d := range spans[len(spans)/2:] {
-		h.Record(d)
-	}
-	var s counter.Snapshot
-	h.Interval(&s)
-	return &s
-}
-
 // sorted returns a sorted copy of spans.
 func sorted(spans []counter.Tickdelta) []counter.Tickdelta {
 	s := slices.Clone(spans)
@@ -48,7 +30,7 @@ func TestValues(t *testing.T) {
 	for i, dist := range append(spantest.Distributions, spantest.Huge) {
 		t.Run(dist.Name, func(t *testing.T) {
 			exact := sorted(dist.Spans(rand.New(rand.NewPCG(uint64(i), 5)), dist.Size(10_000)))
-			s := snapshotOf(exact)
+			s := spantest.SnapshotOf(exact)
 			var buckets int
 			for range s.Buckets() {
 				buckets++
@@ -80,7 +62,7 @@ func TestValues(t *testing.T) {
 	}
 	for _, spans := range [][]counter.Tickdelta{{7}, {1000, 1001}, {5, 5, 5}} {
 		var got []counter.Tickdelta
-		for v, c := range export.Values(snapshotOf(spans)) {
+		for v, c := range export.Values(spantest.SnapshotOf(spans)) {
 			for range c {
 				got = append(got, v)
 			}
@@ -89,7 +71,7 @@ func TestValues(t *testing.T) {
 			t.Errorf("Values of %v: %v", spans, got)
 		}
 	}
-	for range export.Values(snapshotOf(nil)) {
+	for range export.Values(spantest.SnapshotOf(nil)) {
 		t.Error("a value of an empty snapshot")
 	}
 }

@@ -478,14 +478,7 @@ func TestFloorReport(t *testing.T) {
 	r.FloorNowNS = floorNS{P50: 20, P99: 30.1, Max: 1001.9}
 	r.FloorBeginEndTicks = floorTicks{P50: 43, P99: 84, Max: 105}
 	r.FloorBeginEndNS = floorNS{P50: 20.5, P99: 40.1, Max: 50.1}
-	var js bytes.Buffer
-	if err := writeReport(&js, r, formatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(js.Bytes(), &m); err != nil {
-		t.Fatal(err)
-	}
+	m := reportJSON(t, r)
 	for name, want := range map[string]string{
 		"floor_now_ticks":       `{"max":2100,"p50":42,"p99":63}`,
 		"floor_now_ns":          `{"max":1001.9,"p50":20,"p99":30.1}`,

@@ -303,14 +303,7 @@ func TestResolutionReport(t *testing.T) {
 	r.Usable, r.RateHz, r.Rate = true, 2_400_000_000, "2.4 GHz"
 	r.StepTicks, r.StepNS = 56, 23.3
 	r.ResolutionTicks, r.ResolutionNS = 41.67, 17.36
-	var js bytes.Buffer
-	if err := writeReport(&js, r, formatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(js.Bytes(), &m); err != nil {
-		t.Fatal(err)
-	}
+	m := reportJSON(t, r)
 	if m["resolution_ticks"] != 41.67 || m["resolution_ns"] != 17.36 || m["step_ticks"] != 56.0 || m["step_ns"] != 23.3 {
 		t.Errorf("resolution %v ticks, %v ns; step %v ticks, %v ns; want 41.67, 17.36, 56, 23.3", m["resolution_ticks"], m["resolution_ns"], m["step_ticks"], m["step_ns"])
 	}
@@ -374,4 +367,18 @@ func TestReportLine(t *testing.T) {
 	if fromLine["kind"] != kindReport || !reflect.DeepEqual(fromLine, fromDoc) {
 		t.Errorf("the line %v; want the document's fields %v, kind %q", fromLine, fromDoc, kindReport)
 	}
+}
+
+// reportJSON writes r as -json does and decodes it back.
+func reportJSON(t *testing.T, r report) map[string]any {
+	t.Helper()
+	var js bytes.Buffer
+	if err := writeReport(&js, r, formatJSON); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

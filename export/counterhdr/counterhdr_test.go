@@ -17,24 +17,6 @@ import (
 // quantiles are the quantiles the tests compare; 1 is the maximum.
 var quantiles = []float64{0.5, 0.9, 0.99, 0.999, 1}
 
-// snapshotOf records spans into a new counter.Histogram, the first half
-// through a Recorder and the rest through Histogram.Record, and returns its
-// first interval.
-func snapshotOf(spans []counter.Tickdelta) *counter.Snapshot {
-	h := counter.NewHistogram()
-	r := h.Recorder()
-	for _, d := range spans[:len(spans)/2] {
-		r.Record(d)
-	}
-	r.Close()
-	for _, d := range spans[len(spans)/2:] {
-		h.Record(d)
-	}
-	var s counter.Snapshot
-	h.Interval(&s)
-	return &s
-}
-
 // sorted returns a sorted copy of spans.
 func sorted(spans []counter.Tickdelta) []counter.Tickdelta {
 	s := slices.Clone(spans)
@@ -93,7 +75,7 @@ func TestQuantilesAgreeWithHDR(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			s := snapshotOf(spans)
+			s := spantest.SnapshotOf(spans)
 			if s.Count() != uint64(n) || hdr.TotalCount() != int64(n) {
 				t.Fatalf("counts: ours %d, HDR %d, want %d", s.Count(), hdr.TotalCount(), n)
 			}
@@ -140,7 +122,7 @@ func TestQuantilesAgreeWithHDR(t *testing.T) {
 // since both histograms do.
 func TestToHDRSmall(t *testing.T) {
 	spans := []counter.Tickdelta{0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 255}
-	s := snapshotOf(spans)
+	s := spantest.SnapshotOf(spans)
 	for _, sigfigs := range []int{2, 3} {
 		h := counterhdr.ToHDR(s, sigfigs)
 		for i, d := range spans {
@@ -156,7 +138,7 @@ func TestToHDRSmall(t *testing.T) {
 // HdrHistogram's powers of two and at the top of the Tickdelta range.
 func TestToHDREdges(t *testing.T) {
 	for _, top := range []counter.Tickdelta{0, 1, 2, 2047, 2048, 4096, 1 << 40, 1<<62 + 1, math.MaxInt64} {
-		s := snapshotOf([]counter.Tickdelta{0, top / 2, top})
+		s := spantest.SnapshotOf([]counter.Tickdelta{0, top / 2, top})
 		for _, sigfigs := range []int{1, 2, 3, 4, 5} {
 			h := counterhdr.ToHDR(s, sigfigs)
 			if h.TotalCount() != 3 {
@@ -169,7 +151,7 @@ func TestToHDREdges(t *testing.T) {
 // TestAddToHDRDropped checks that AddToHDR counts the spans past the
 // HdrHistogram's range.
 func TestAddToHDRDropped(t *testing.T) {
-	s := snapshotOf([]counter.Tickdelta{10, 20, 1 << 20, 1 << 21})
+	s := spantest.SnapshotOf([]counter.Tickdelta{10, 20, 1 << 20, 1 << 21})
 	h := hdrhistogram.New(1, 1<<16, 3)
 	if got := counterhdr.AddToHDR(h, s); got != 2 {
 		t.Errorf("AddToHDR dropped %d spans, want 2", got)

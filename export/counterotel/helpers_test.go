@@ -29,28 +29,6 @@ var rate = func() counter.TickRate {
 // base is the ratio of a bucket's upper bound to its lower at Scale.
 var base = math.Exp2(math.Exp2(-counterotel.Scale))
 
-// record records spans into h, the first half through a Recorder and the
-// rest through Histogram.Record.
-func record(h *counter.Histogram, spans []counter.Tickdelta) {
-	r := h.Recorder()
-	for _, d := range spans[:len(spans)/2] {
-		r.Record(d)
-	}
-	r.Close()
-	for _, d := range spans[len(spans)/2:] {
-		h.Record(d)
-	}
-}
-
-// snapshotOf returns a Snapshot of spans, from a Histogram of its own.
-func snapshotOf(spans []counter.Tickdelta) *counter.Snapshot {
-	h := counter.NewHistogram()
-	record(h, spans)
-	var s counter.Snapshot
-	h.Interval(&s)
-	return &s
-}
-
 // A point is an exponential histogram data point as the SDK or OTLP has
 // it, so that both are checked alike.
 type point struct {

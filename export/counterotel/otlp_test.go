@@ -111,7 +111,7 @@ func TestOTLP(t *testing.T) {
 			var start uint64
 			for c := range 2 {
 				batch := spantest.Distributions[(3*c)%len(spantest.Distributions)].Spans(rnd, 40_000) // log-uniform, then with zeros
-				record(h, batch)
+				spantest.Record(h, batch)
 				h.Record(-5)
 				all = append(all, batch...)
 				if err := mp.ForceFlush(ctx); err != nil {
@@ -146,7 +146,7 @@ func TestOTLP(t *testing.T) {
 				if tm.name == "delta" {
 					want, negative = batch, 1
 				}
-				ref := snapshotOf(want)
+				ref := spantest.SnapshotOf(want)
 				pt := fromProto(dp)
 				checkPoint(t, pt, ref, want)
 

@@ -143,7 +143,7 @@ func TestTemporality(t *testing.T) {
 						if c == 1 {
 							batch = batch[:n/2] // and the second is smaller
 						}
-						record(h, batch)
+						spantest.Record(h, batch)
 						all = append(all, batch...)
 					}
 					dp := onePoint(t, hs.collect(t), "request.duration", tm.want)
@@ -154,7 +154,7 @@ func TestTemporality(t *testing.T) {
 					if tm.want == metricdata.DeltaTemporality {
 						want = batch
 					}
-					checkPoint(t, fromSDK(dp), snapshotOf(want), want)
+					checkPoint(t, fromSDK(dp), spantest.SnapshotOf(want), want)
 
 					// The start: Register's time for cumulative and for
 					// the first delta, then the previous point's time.
@@ -189,9 +189,9 @@ func TestHuge(t *testing.T) {
 		spans[i] = counter.Tickdelta(float64(1<<61) * (1 + rnd.Float64()))
 	}
 	spans = append(spans, 1, 2, 3) // and a few of a tick
-	record(h, spans)
+	spantest.Record(h, spans)
 	dp := onePoint(t, hs.collect(t), "huge", metricdata.CumulativeTemporality)
-	checkPoint(t, fromSDK(dp), snapshotOf(spans), spans)
+	checkPoint(t, fromSDK(dp), spantest.SnapshotOf(spans), spans)
 }
 
 // TestNothingRecorded checks the points of a registration that holds no
@@ -377,7 +377,7 @@ func TestSeveralRegistrations(t *testing.T) {
 		r := &regs[i]
 		r.h = counter.NewHistogram()
 		r.spans = spantest.Distributions[0].Spans(rand.New(rand.NewPCG(uint64(i), 9)), 1000*(i+1))
-		record(r.h, r.spans)
+		spantest.Record(r.h, r.spans)
 		if err := hs.p.Register(r.name, r.h, rate, r.attrs...); err != nil {
 			t.Fatal(err)
 		}
@@ -414,7 +414,7 @@ func TestSeveralRegistrations(t *testing.T) {
 		if !dp.Attributes.Equals(&set) {
 			t.Errorf("point %d: attributes %v, want %v", i, dp.Attributes, set)
 		}
-		checkPoint(t, fromSDK(dp), snapshotOf(r.spans), r.spans)
+		checkPoint(t, fromSDK(dp), spantest.SnapshotOf(r.spans), r.spans)
 	}
 }
 
@@ -484,12 +484,12 @@ func TestTwoProducersOfAFeed(t *testing.T) {
 		}
 	}
 	spans := spantest.Distributions[0].Spans(rand.New(rand.NewPCG(5, 5)), 10_000)
-	record(h, spans[:5000])
+	spantest.Record(h, spans[:5000])
 	first := onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)
-	checkPoint(t, fromSDK(first), snapshotOf(spans[:5000]), spans[:5000])
-	record(h, spans[5000:])
-	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), snapshotOf(spans[5000:]), spans[5000:])
-	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), snapshotOf(spans), spans)
+	checkPoint(t, fromSDK(first), spantest.SnapshotOf(spans[:5000]), spans[:5000])
+	spantest.Record(h, spans[5000:])
+	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans[5000:]), spans[5000:])
+	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans), spans)
 }
 
 // TestConcurrent records from several goroutines while others call Produce

@@ -100,3 +100,27 @@ func Allocated(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// Record records spans into h, the first half through a Recorder, closed
+// after, and the rest through Histogram.Record, so that a test covers both
+// ways in.
+func Record(h *counter.Histogram, spans []counter.Tickdelta) {
+	r := h.Recorder()
+	for _, d := range spans[:len(spans)/2] {
+		r.Record(d)
+	}
+	r.Close()
+	for _, d := range spans[len(spans)/2:] {
+		h.Record(d)
+	}
+}
+
+// SnapshotOf returns the first Interval of a new Histogram that recorded
+// spans as Record does.
+func SnapshotOf(spans []counter.Tickdelta) *counter.Snapshot {
+	h := counter.NewHistogram()
+	Record(h, spans)
+	var s counter.Snapshot
+	h.Interval(&s)
+	return &s
+}
