@@ -227,7 +227,7 @@ func (g *gathering) gather() error {
 	g.giveUp = g.now() + g.window + int64(g.p.stallWait)
 	g.cpu = b.cpu
 	if g.cpu < 0 {
-		g.cpu = g.whereNow()
+		g.cpu, g.last, g.asked = g.p.whereNow(g.last, g.asked)
 	}
 	rawFrom := b.raw
 	for {
@@ -310,30 +310,31 @@ func (r *recentLeast) add(w Tickdelta) {
 // least returns the narrowest recent width; maxTickdelta before any.
 func (r *recentLeast) least() Tickdelta { return min(r.prev, r.cur) }
 
-// whereNow returns the CPU the thread runs on as the OS sees it, with the
-// counter read just after, or -1 where the OS cannot say or the thread
-// moved while it asked. It brackets the question between two counter reads,
-// as take brackets the raw clock, so that a thread moved after the OS
-// answered shows as a wide bracket.
-func (g *gathering) whereNow() int {
-	if g.p.cpu == nil {
-		return -1
+// whereNow returns the CPU the thread runs on as the OS sees it, or -1
+// where the OS cannot say or the thread moved while it asked. It brackets
+// the question between two counter reads, as take brackets the raw clock,
+// so that a thread moved after the OS answered shows as a wide bracket, held
+// against asked, the narrowest such bracket before. It returns last, the
+// counter's latest reading, and asked, each as given where it did not ask.
+func (p clockPair) whereNow(last Tickstamp, asked Tickdelta) (int, Tickstamp, Tickdelta) {
+	if p.cpu == nil {
+		return -1, last, asked
 	}
 	for range 3 {
-		t0, _ := g.p.counter()
-		cpu := g.p.cpu()
-		t1, _ := g.p.counter()
-		g.last = t1
+		t0, _ := p.counter()
+		cpu := p.cpu()
+		t1, _ := p.counter()
+		last = t1
 		w := t1.Sub(t0)
 		if w < 0 {
 			continue
 		}
-		g.asked = min(g.asked, w)
-		if cpu >= 0 && accepted(w, g.asked) {
-			return cpu
+		asked = min(asked, w)
+		if cpu >= 0 && accepted(w, asked) {
+			return cpu, last, asked
 		}
 	}
-	return -1
+	return -1, last, asked
 }
 
 // relocate starts a new segment where the thread is known to have moved to
@@ -345,7 +346,7 @@ func (g *gathering) whereNow() int {
 // at every interrupt.
 func (g *gathering) relocate(cpu int) error {
 	if cpu < 0 {
-		cpu = g.whereNow()
+		cpu, g.last, g.asked = g.p.whereNow(g.last, g.asked)
 	}
 	if cpu < 0 || cpu == g.cpu {
 		return nil
