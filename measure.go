@@ -106,32 +106,13 @@ func (b *bin) meanY(base Tickstamp) float64 {
 	return float64(b.y0.Sub(base)) + b.sy/float64(b.n)
 }
 
-// A gathering is a window being measured: its brackets, gathered into bins
-// by where in the window they fell and on which CPU.
-type gathering struct {
-	p        clockPair
-	m        measurement
-	window   int64       // ns of the raw clock
-	raw0     int64       // the raw clock at the first bracket
-	base     Tickstamp   // the counter at the first bracket
-	giveUp   int64       // the runtime's clock when a raw clock that has not advanced is declared stalled
-	tightest recentLeast // the narrowest of the recent brackets
-	tightGap Tickdelta   // the shortest gap yet from a bracket to the next
-	asked    Tickdelta   // the narrowest bracket yet of a question to the OS of where the thread runs
-	firstRaw int64       // the raw clock at the first bracket kept
-	lastRaw  int64       // the raw clock at the last bracket kept
-	last     Tickstamp   // the counter's latest reading
-	cpu      int         // the current segment's CPU, -1 where unknown
-	bins     []bin
-}
-
 // measure measures the counter's rate over window of the raw clock, on one
 // locked thread. It reads the raw clock between two readings of the
 // counter, back to back for the whole window; keeps the brackets no
 // interrupt or preemption stretched; gathers them in 64 bins by the raw
 // clock, and in a new segment wherever the thread moved to another CPU; and
 // fits one straight line through the bins' mean points, each segment with
-// its own offset.
+// its own offset. It measures another window only where decide says so.
 //
 // Why not a bracket at each end, as calibrations usually do: a bracket places
 // the raw clock's reading on the counter's scale only to within how the
@@ -142,72 +123,77 @@ type gathering struct {
 func (p clockPair) measure(window time.Duration) (measurement, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	starved := 0
-	for {
-		g := gathering{p: p, window: int64(window), asked: math.MaxInt64, bins: make([]bin, 0, measureBins+maxSegments)}
-		g.m.Starved = starved
-		if err := g.gather(); err != nil {
-			return g.m, err
+	for starved := 0; ; starved++ {
+		s, brackets, v, err := p.gather(int64(window), starved)
+		m := measurement{Brackets: brackets, Kept: s.kept, Segments: s.seg + 1, Starved: starved}
+		if err != nil {
+			return m, err
 		}
-		// A thread the scheduler kept off its CPU for most of the window,
-		// or stopped before its second half, leaves a few stretches or a
-		// short stretch to fit a line through: measure again, a few
-		// windows at most, before fitting what there is.
-		if (g.filled() >= minFilledBins && !g.cut()) || starved+1 >= measureWindows {
-			return g.fit()
+		if v != measureAgain {
+			return s.fit(m)
 		}
-		starved++
 	}
 }
 
-// now returns the clock that times the wait for a stalled raw clock.
-func (g *gathering) now() int64 {
-	if g.p.now != nil {
-		return g.p.now()
-	}
-	return nanotime()
+// The samples of a window are its kept brackets, gathered into bins by
+// where in the window they fell and on which CPU. Only add and split change
+// them; the other methods are queries, on a copy.
+type samples struct {
+	length   int64     // the window, in ns of the raw clock, before any stretch
+	raw0     int64     // the raw clock at the window's first bracket, kept or not
+	base     Tickstamp // the counter's midpoint at that bracket
+	bins     []bin
+	seg      int   // the segment under way, counted from 0
+	kept     int   // how many brackets the bins hold
+	firstRaw int64 // the raw clock at the first bracket kept
+	lastRaw  int64 // the raw clock at the last bracket kept
 }
 
-// cut reports whether the window's brackets stopped short of its second
-// half: the thread did not run there, as where the process was stopped
-// (SIGSTOP, a debugger, a paused VM) and woke with the raw clock past the
-// window's end. A preemption of a scheduler's tick or two near the end
-// leaves enough of the window to fit, and is not worth another window.
-func (g *gathering) cut() bool {
-	return g.m.Kept == 0 || 2*(g.lastRaw-g.raw0) < g.window
+// newSamples returns the empty samples of a window of length ns of the raw
+// clock that starts at bracket b.
+func newSamples(length int64, b *bracket) samples {
+	return samples{length: length, raw0: b.raw, base: b.mid, bins: make([]bin, 0, measureBins+maxSegments)}
 }
 
-// extend reports whether to go on gathering brackets at x ns of the raw
-// clock past the window's start, the window being over: where the thread
-// ran in too few of the window's stretches, or stopped before its second
-// half (a preemption of a few scheduler ticks, on a busy machine), brackets
-// taken just after the window fit the line as well as another window's
-// would, and sooner. It goes on until extendStretches stretches past the
-// window hold a kept bracket and the window is no longer starved or cut,
-// or until a second window's time has passed (a longer stop, whose window
-// is measured again).
-func (g *gathering) extend(x int64) bool {
-	if x >= 2*g.window {
-		return false
+// add adds a kept bracket to its bin.
+func (s *samples) add(b *bracket) {
+	x := b.raw - s.raw0
+	slot := int(x * measureBins / s.length)
+	if x < 0 || slot >= 2*measureBins {
+		return // a raw clock that went back, or past the window
 	}
-	if g.filled() < minFilledBins || g.cut() {
-		return true
+	n := len(s.bins)
+	if n == 0 || s.bins[n-1].seg != s.seg || s.bins[n-1].slot != slot {
+		s.bins = append(s.bins, bin{seg: s.seg, slot: slot, x0: b.raw, y0: b.mid})
+		n++
 	}
-	past := 0
-	for _, b := range g.bins {
-		if b.slot >= measureBins {
-			past++
-		}
+	if s.kept == 0 {
+		s.firstRaw = b.raw
 	}
-	return past > 0 && past < extendStretches
+	s.lastRaw = b.raw
+	bn := &s.bins[n-1]
+	bn.n++
+	bn.sx += float64(b.raw - bn.x0)
+	bn.sy += float64(b.mid.Sub(bn.y0))
+	s.kept++
+}
+
+// split starts a new segment, the thread having moved to another CPU,
+// unless the segment under way holds no bracket yet; it returns how many
+// segments there are.
+func (s *samples) split() int {
+	if n := len(s.bins); n > 0 && s.bins[n-1].seg == s.seg {
+		s.seg++
+	}
+	return s.seg + 1
 }
 
 // filled returns how many of the window's stretches hold a kept bracket,
 // on whichever CPU.
-func (g *gathering) filled() int {
+func (s samples) filled() int {
 	var seen [2 * measureBins]bool
 	n := 0
-	for _, b := range g.bins {
+	for _, b := range s.bins {
 		if !seen[b.slot] {
 			seen[b.slot] = true
 			n++
@@ -216,60 +202,166 @@ func (g *gathering) filled() int {
 	return n
 }
 
-// gather takes brackets until the raw clock has advanced by the window.
-func (g *gathering) gather() error {
+// past returns how many bins lie past the window's end, in its stretch.
+func (s samples) past() int {
+	n := 0
+	for _, b := range s.bins {
+		if b.slot >= measureBins {
+			n++
+		}
+	}
+	return n
+}
+
+// cut reports whether the kept brackets stopped short of the window's
+// second half: the thread did not run there, as where the process was
+// stopped (SIGSTOP, a debugger, a paused VM) and woke with the raw clock
+// past the window's end. A preemption of a scheduler's tick or two near the
+// end leaves enough of the window to fit.
+func (s samples) cut() bool {
+	return s.kept == 0 || 2*(s.lastRaw-s.raw0) < s.length
+}
+
+// thin reports whether the samples are too few to fit a line through well:
+// the thread ran in fewer than minFilledBins of the window's stretches, or
+// was cut before its second half.
+func (s samples) thin() bool { return s.filled() < minFilledBins || s.cut() }
+
+// A course is what a measurement does after a bracket of a window.
+type course int
+
+const (
+	gatherOn      course = iota // the window is not over: take another bracket
+	stretchWindow               // the window is over but not enough: take brackets past its end
+	fitWindow                   // the window is over and enough: fit its samples
+	measureAgain                // the window and its stretch are over and not enough: measure another
+	fitLast                     // as measureAgain, but no window is left: fit what there is, or refuse
+	clockStalled                // the raw clock has not advanced by the window in time: refuse
+)
+
+// decide returns the course after a bracket taken x ns of the raw clock
+// past the start of the window whose samples are s, starved windows having
+// been measured again before it; late is whether the runtime's clock had
+// passed the deadline for a stalled raw clock before the bracket was taken.
+// It is the one place that stretches a window, ends it, measures another,
+// and gives up.
+//
+// Where the thread ran in too few of the window's stretches, or stopped
+// before its second half (a preemption of a few scheduler ticks, on a busy
+// machine), brackets taken just after the window fit the line as well as
+// another window's would, and sooner: a thin window is stretched, and a
+// stretched one goes on until extendStretches stretches past its end hold
+// a kept bracket, or until a second window's time has passed. A window
+// still thin then was a longer stop, or a machine so busy that the
+// scheduler left the thread off its CPU for most of it: it is measured
+// again, measureWindows windows at most, and the last is fitted as it is.
+//
+// Only a raw reading taken after the deadline can show that the raw clock
+// has not advanced: a process stopped for seconds (SIGSTOP, a debugger, a
+// paused VM) wakes past the deadline with a raw clock that has advanced all
+// the same, and its window is over.
+func decide(s samples, x int64, starved int, late bool) course {
+	if x >= s.length {
+		thin, past := s.thin(), s.past()
+		if x >= 2*s.length || !thin && (past == 0 || past >= extendStretches) {
+			switch {
+			case !thin:
+				return fitWindow
+			case starved+1 < measureWindows:
+				return measureAgain
+			}
+			return fitLast
+		}
+	}
+	switch {
+	case late:
+		return clockStalled
+	case x >= s.length:
+		return stretchWindow
+	}
+	return gatherOn
+}
+
+// gather takes brackets for a window of length ns of the raw clock, the one
+// after starved windows measured again, until decide ends it; it returns the
+// window's samples, how many brackets it took, and the course that ended
+// it. It owns what each bracket is held against, in its variables: the
+// recent narrowest width, the shortest gap from a bracket to the next, the
+// narrowest question to the OS of where the thread runs, the counter's
+// latest reading, and the CPU of the segment under way.
+func (p clockPair) gather(length int64, starved int) (samples, int, course, error) {
 	var b bracket
-	g.p.take(&b)
-	g.m.Brackets++
-	g.raw0, g.base, g.last = b.raw, b.mid, b.end()
-	g.tightest.start(b.width)
-	g.tightGap = maxTickdelta
-	g.giveUp = g.now() + g.window + int64(g.p.stallWait)
-	g.cpu = b.cpu
-	if g.cpu < 0 {
-		g.cpu, g.last, g.asked = g.p.whereNow(g.last, g.asked)
+	p.take(&b)
+	brackets := 1
+	s := newSamples(length, &b)
+	last := b.end()
+	var tightest recentLeast
+	tightest.start(b.width)
+	tightGap, asked := maxTickdelta, maxTickdelta
+	giveUp := p.stallClock() + length + int64(p.stallWait)
+	cpu := b.cpu
+	if cpu < 0 {
+		cpu, last, asked = p.whereNow(last, asked)
 	}
 	rawFrom := b.raw
 	for {
-		gapFrom := g.last
-		// Only a raw reading taken after the deadline has passed can show
-		// that the raw clock has not advanced: a process stopped for
-		// seconds (SIGSTOP, a debugger, a paused VM) wakes past the
-		// deadline with a raw clock that has advanced all the same. The
-		// clock is asked every few brackets, to keep the gaps between
-		// brackets short.
-		late := g.m.Brackets%stallEvery == 0 && g.now() > g.giveUp
-		g.p.take(&b)
-		g.m.Brackets++
-		g.last = b.end()
-		if x := b.raw - g.raw0; x >= g.window && !g.extend(x) {
-			return nil
+		gapFrom := last
+		// The runtime's clock is asked every few brackets, to keep the
+		// gaps between brackets short.
+		late := brackets%stallEvery == 0 && p.stallClock() > giveUp
+		p.take(&b)
+		brackets++
+		last = b.end()
+		switch v := decide(s, b.raw-s.raw0, starved, late); v {
+		case clockStalled:
+			return s, brackets, v, fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, time.Duration(length), time.Duration(length)+p.stallWait)
+		case fitWindow, measureAgain, fitLast:
+			return s, brackets, v, nil
 		}
-		if late {
-			return fmt.Errorf("%w: the raw clock did not advance %v in %v", ErrMeasure, time.Duration(g.window), time.Duration(g.window)+g.p.stallWait)
-		}
-		g.tightest.add(b.width)
+		tightest.add(b.width)
 		gap := b.mid.Sub(gapFrom) - b.width/2
 		if gap >= 0 {
-			g.tightGap = min(g.tightGap, gap)
+			tightGap = min(tightGap, gap)
 		}
-		stretched := !accepted(b.width, g.tightest.least())
+		stretched := !accepted(b.width, tightest.least())
 		// Nothing that moves a thread fits in minPauseNs of the raw
 		// clock: a gap that short is the loop's own jitter (longer with the
 		// race detector), however it compares with the least.
-		paused := !accepted(gap, g.tightGap) && b.raw-rawFrom > minPauseNs
-		moved := b.cpu >= 0 && b.cpu != g.cpu
+		paused := !accepted(gap, tightGap) && b.raw-rawFrom > minPauseNs
+		moved := b.cpu >= 0 && b.cpu != cpu
 		rawFrom = b.raw
-		if stretched || paused || moved {
-			// The thread may have left its CPU: find out where it is
-			// before trusting another bracket, and drop this one.
-			if err := g.relocate(b.cpu); err != nil {
-				return err
-			}
+		if !stretched && !paused && !moved {
+			s.add(&b)
 			continue
 		}
-		g.add(&b)
+		// The thread may have left its CPU: drop this bracket, and find
+		// out where the thread is before trusting another, from the
+		// counter's instruction or else the OS. A move to another CPU
+		// starts a new segment. Where nothing can say (macOS; a seccomp
+		// filter refusing getcpu), the segment goes on: the CPUs are
+		// trusted to share one counter, as Apple silicon's system counter
+		// is and Intel Macs' TSCs are kept. Starting a segment at every
+		// pause instead would cut the window at every interrupt.
+		now := b.cpu
+		if now < 0 {
+			now, last, asked = p.whereNow(last, asked)
+		}
+		if now < 0 || now == cpu {
+			continue
+		}
+		if cpu >= 0 && s.split() > maxSegments {
+			return s, brackets, gatherOn, fmt.Errorf("%w: the thread moved between CPUs more than %d times in %v; pin it and try again", ErrMeasure, maxSegments-1, time.Duration(length))
+		}
+		cpu = now
 	}
+}
+
+// stallClock returns the clock that times the wait for a stalled raw clock.
+func (p clockPair) stallClock() int64 {
+	if p.now != nil {
+		return p.now()
+	}
+	return nanotime()
 }
 
 // leastSpan is how many brackets a span of a recentLeast holds.
@@ -337,64 +429,14 @@ func (p clockPair) whereNow(last Tickstamp, asked Tickdelta) (int, Tickstamp, Ti
 	return -1, last, asked
 }
 
-// relocate starts a new segment where the thread is known to have moved to
-// another CPU: cpu is what the counter's instruction said, -1 where it said
-// nothing, and then the OS is asked. Where nothing can say (macOS; a seccomp
-// filter refusing getcpu), the segment goes on: the CPUs are trusted to share
-// one counter, as Apple silicon's system counter is and Intel Macs' TSCs
-// are kept. Starting a segment at every pause instead would cut the window
-// at every interrupt.
-func (g *gathering) relocate(cpu int) error {
-	if cpu < 0 {
-		cpu, g.last, g.asked = g.p.whereNow(g.last, g.asked)
-	}
-	if cpu < 0 || cpu == g.cpu {
-		return nil
-	}
-	moved := g.cpu >= 0
-	g.cpu = cpu
-	if n := len(g.bins); moved && n > 0 && g.bins[n-1].seg == g.m.Segments {
-		g.m.Segments++
-		if g.m.Segments >= maxSegments {
-			return fmt.Errorf("%w: the thread moved between CPUs more than %d times in %v; pin it and try again", ErrMeasure, maxSegments-1, time.Duration(g.window))
-		}
-	}
-	return nil
-}
-
-// add adds a kept bracket to its bin.
-func (g *gathering) add(b *bracket) {
-	x := b.raw - g.raw0
-	slot := int(x * measureBins / g.window)
-	if x < 0 || slot >= 2*measureBins {
-		return // a raw clock that went back, or past the window
-	}
-	n := len(g.bins)
-	if n == 0 || g.bins[n-1].seg != g.m.Segments || g.bins[n-1].slot != slot {
-		g.bins = append(g.bins, bin{seg: g.m.Segments, slot: slot, x0: b.raw, y0: b.mid})
-		n++
-	}
-	if g.m.Kept == 0 {
-		g.firstRaw = b.raw
-	}
-	g.lastRaw = b.raw
-	bn := &g.bins[n-1]
-	bn.n++
-	bn.sx += float64(b.raw - bn.x0)
-	bn.sy += float64(b.mid.Sub(bn.y0))
-	g.m.Kept++
-}
-
-// fit fits the line through the gathered bins, and fills in the measurement.
-func (g *gathering) fit() (measurement, error) {
-	m := g.m
-	m.Segments++ // counted from 1
-	slope, spread, kept, err := fitBins(g.bins, g.raw0, g.base)
+// fit fits the line through the samples' bins, and fills in the rest of m.
+func (s samples) fit(m measurement) (measurement, error) {
+	slope, spread, kept, err := fitBins(s.bins, s.raw0, s.base)
 	if err != nil {
 		return m, err
 	}
 	m.Kept = kept
-	m.Window = time.Duration(g.lastRaw - g.firstRaw)
+	m.Window = time.Duration(s.lastRaw - s.firstRaw)
 	m.Ticks = Tickdelta(math.Round(slope * float64(m.Window)))
 	if slope <= 0 || m.Ticks <= 0 || m.Window <= 0 {
 		return m, fmt.Errorf("%w: the counter advanced %v over %v of the raw clock", ErrMeasure, m.Ticks, m.Window)
