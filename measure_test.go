@@ -3,6 +3,7 @@ package counter
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -380,5 +381,128 @@ func TestMeasureThroughAPause(t *testing.T) {
 			t.Errorf("a %v pause before read %d: %+.3f ppm over %v after %d windows measured again; want within 0.2 ppm over 5 ms or more after %d",
 				time.Duration(tc.pause), tc.at, ppm, m.Window, m.Starved, tc.starved)
 		}
+	}
+}
+
+// samplesAt returns the samples of a window of length ns of the raw clock
+// whose kept brackets fell at each of at, in ns past the window's start, on
+// a counter at 2 GHz.
+func samplesAt(length int64, at ...int64) samples {
+	first := bracket{raw: simRawOrigin, mid: simCounterOrigin}
+	s := newSamples(length, &first)
+	for _, x := range at {
+		b := bracket{raw: simRawOrigin + x, mid: Tickstamp(simCounterOrigin + 2*x)}
+		s.add(&b)
+	}
+	return s
+}
+
+// inSlots returns a place in each of the window's stretches from slot
+// first to slot last, for a window of length ns.
+func inSlots(length int64, first, last int) []int64 {
+	var at []int64
+	for slot := first; slot <= last; slot++ {
+		at = append(at, int64(slot)*length/measureBins+1)
+	}
+	return at
+}
+
+// TestDecide drives each course of a window from recorded samples: go on
+// within the window, refuse a stalled raw clock, fit a full window, stretch
+// a starved or cut one and fit it once enough stretches past its end are
+// kept, measure again where a second window's time has passed, and fit the
+// last window allowed as it is.
+func TestDecide(t *testing.T) {
+	const L = int64(10 * time.Millisecond)
+	few := inSlots(L, 0, minFilledBins-2) // a stretch short of enough
+	full := samplesAt(L, inSlots(L, 0, measureBins-1)...)
+	starved := samplesAt(L, few...)
+	cut := samplesAt(L, inSlots(L, 0, measureBins/2-2)...) // enough stretches, all in the first half
+	stretched := samplesAt(L, slices.Concat(few, inSlots(L, measureBins, measureBins+1))...)
+	enough := samplesAt(L, slices.Concat(few, inSlots(L, measureBins, measureBins+extendStretches-1))...)
+	names := map[course]string{gatherOn: "gather on", stretchWindow: "stretch", fitWindow: "fit", measureAgain: "measure again", fitLast: "fit the last", clockStalled: "stalled"}
+	for _, tc := range []struct {
+		name    string
+		s       samples
+		x       int64
+		starved int
+		late    bool
+		want    course
+	}{
+		{"within the window", full, L / 2, 0, false, gatherOn},
+		{"within the window, past the deadline", full, L / 2, 0, true, clockStalled},
+		{"a full window at its end", full, L, 0, false, fitWindow},
+		{"a full window at its end, past the deadline", full, L, 0, true, fitWindow},
+		{"a starved window at its end", starved, L, 0, false, stretchWindow},
+		{"a starved window stretched, past the deadline", starved, L + L/2, 0, true, clockStalled},
+		{"a starved window a second window on", starved, 2 * L, 0, false, measureAgain},
+		{"a starved second window a second window on", starved, 2 * L, 1, false, measureAgain},
+		{"the last starved window a second window on", starved, 2 * L, measureWindows - 1, false, fitLast},
+		{"a cut window at its end", cut, L, 0, false, stretchWindow},
+		{"a cut window a second window on", cut, 2 * L, 0, false, measureAgain},
+		{"the last cut window a second window on", cut, 2 * L, measureWindows - 1, false, fitLast},
+		{"a window stretched by too few stretches", stretched, L + L/4, 0, false, stretchWindow},
+		{"a window stretched by too few, a second window on", stretched, 2 * L, 0, false, fitWindow},
+		{"a window stretched by enough stretches", enough, L + L/4, 0, false, fitWindow},
+	} {
+		bins := slices.Clone(tc.s.bins)
+		if got := decide(tc.s, tc.x, tc.starved, tc.late); got != tc.want {
+			t.Errorf("%s: %s; want %s", tc.name, names[got], names[tc.want])
+		}
+		if !slices.Equal(bins, tc.s.bins) {
+			t.Errorf("%s: decide changed the samples' bins", tc.name)
+		}
+	}
+	if !cut.cut() || full.cut() || starved.filled() != minFilledBins-1 || cut.filled() < minFilledBins {
+		t.Errorf("the samples are not what the cases say: cut %v %v, filled %d %d", cut.cut(), full.cut(), starved.filled(), cut.filled())
+	}
+}
+
+// TestSamplesAddAndSplit checks where add puts a bracket, and that split
+// starts a segment only where the one under way holds a bracket.
+func TestSamplesAddAndSplit(t *testing.T) {
+	const L = 64_000
+	s := samplesAt(L, -1, 2*L) // before the window, and past its stretch: dropped
+	if s.kept != 0 || len(s.bins) != 0 || !s.cut() {
+		t.Fatalf("brackets outside the window and its stretch: kept %d in %d bins; want none", s.kept, len(s.bins))
+	}
+	s = samplesAt(L, 10, 20, 1500, L+10)
+	if got := s.split(); got != 2 {
+		t.Errorf("split after brackets = %d segments; want 2", got)
+	}
+	if got := s.split(); got != 2 {
+		t.Errorf("split of an empty segment = %d segments; want still 2", got)
+	}
+	b := bracket{raw: simRawOrigin + 1600, mid: simCounterOrigin + 3200}
+	s.add(&b)
+	type place struct{ seg, slot, n int }
+	var got []place
+	for _, b := range s.bins {
+		got = append(got, place{b.seg, b.slot, b.n})
+	}
+	want := []place{{0, 0, 2}, {0, 1, 1}, {0, measureBins, 1}, {1, 1, 1}}
+	if !slices.Equal(got, want) || s.kept != 5 || s.firstRaw != simRawOrigin+10 || s.lastRaw != simRawOrigin+1600 || s.past() != 1 {
+		t.Errorf("bins %v, kept %d from %d to %d, %d past; want %v, 5 from 10 to 1600, 1 past",
+			got, s.kept, s.firstRaw-simRawOrigin, s.lastRaw-simRawOrigin, s.past(), want)
+	}
+}
+
+// TestWhereNowReturnsWhatItRead checks that asking the OS where the thread
+// runs returns the counter's latest reading and the narrowest question,
+// retrying an answer of -1, and returns them as given where it cannot ask.
+func TestWhereNowReturnsWhatItRead(t *testing.T) {
+	var ticks Tickstamp
+	answers := []int{-1, 3}
+	p := clockPair{
+		counter: func() (Tickstamp, int) { ticks += 100; return ticks, -1 },
+		cpu:     func() int { a := answers[0]; answers = answers[1:]; ticks += 50; return a },
+	}
+	cpu, last, asked := p.whereNow(7, maxTickdelta)
+	if cpu != 3 || last != 500 || asked != 150 {
+		t.Errorf("whereNow = CPU %d, last %d, asked %d; want 3, 500, 150", cpu, last, asked)
+	}
+	p.cpu = nil
+	if cpu, last, asked := p.whereNow(7, 40); cpu != -1 || last != 7 || asked != 40 {
+		t.Errorf("whereNow with no OS to ask = CPU %d, last %d, asked %d; want -1, 7, 40", cpu, last, asked)
 	}
 }
