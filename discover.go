@@ -21,6 +21,16 @@ func rateError(hz uint64, src Source) error {
 	}
 }
 
+// rateInRange is the rate of hz hertz, from src, or the refusal of a rate
+// outside minRate to maxRate: the one range check of every rate that Discover
+// and MeasureRate return.
+func rateInRange(hz uint64, src Source) (TickRate, error) {
+	if hz < minRate || hz > maxRate {
+		return TickRate{}, rateError(hz, src)
+	}
+	return NewTickRate(hz)
+}
+
 // A Source says where a rate came from.
 type Source int
 
@@ -242,11 +252,9 @@ func settle(hz uint64, src Source, measure func(time.Duration) (measurement, err
 		d.noteMeasurement(m)
 		d.Source, hz = SourceMeasured, m.Hz
 	}
-	if hz < minRate || hz > maxRate {
-		return d, rateError(hz, d.Source)
-	}
-	d.Rate, _ = NewTickRate(hz)
-	return d, nil
+	rate, err := rateInRange(hz, d.Source)
+	d.Rate = rate
+	return d, err
 }
 
 // MeasureRate measures the counter's rate over a window of the raw
@@ -288,10 +296,7 @@ func measureRateWith(measure func(time.Duration) (measurement, error)) (TickRate
 	if err != nil {
 		return TickRate{}, err
 	}
-	if m.Hz < minRate || m.Hz > maxRate {
-		return TickRate{}, rateError(m.Hz, SourceMeasured)
-	}
-	return NewTickRate(m.Hz)
+	return rateInRange(m.Hz, SourceMeasured)
 }
 
 // measurer returns the measurement of this machine's counter, or nil where
