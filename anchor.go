@@ -147,7 +147,7 @@ type anchorState struct {
 	segs [anchorHistory]segment
 
 	// The pair of the anchoring that made this state, for the accessors.
-	pair pair
+	pair anchorPair
 }
 
 // find returns the segment of segs in force for reading t: the newest
@@ -165,7 +165,7 @@ func find(segs []segment, t Tickstamp) *segment {
 // cut is made: it keeps s.segs[lo:hi] and appends seg. The new segment
 // starts at the cut from the larger of p's line and the segment in force
 // there, so the history stays monotone, and jumps no further.
-func (s *anchorState) successor(p pair, cut Tickstamp) (lo, hi int, seg segment) {
+func (s *anchorState) successor(p anchorPair, cut Tickstamp) (lo, hi int, seg segment) {
 	hi = s.n
 	if cut == s.segs[hi-1].base {
 		hi-- // the clock has not moved past the newest base: replace it
@@ -182,9 +182,9 @@ func (s *anchorState) successor(p pair, cut Tickstamp) (lo, hi int, seg segment)
 	return lo, hi, seg
 }
 
-// A pair is a reading of the clock and the wall time it was taken at, off
-// by at most bound.
-type pair struct {
+// An anchorPair is a reading of the clock and the wall time it was taken
+// at, off by at most bound.
+type anchorPair struct {
 	ticks Tickstamp
 	wall  time.Time     // monotonic reading stripped
 	bound time.Duration // half the bracket's width, rounded up
@@ -264,7 +264,7 @@ func newAnchor(c Clock, wall func() time.Time) (*Anchor, error) {
 	}
 	a := &Anchor{read: orderedRead(c), rate: r, ahead: r.Ticks(cutAhead), wall: wall}
 	a.brackets = clockPair{counter: withoutCPU(a.read), raw: func() int64 { return a.wall().UnixNano() }}
-	p, err := a.bracket()
+	p, err := a.takePair()
 	if err != nil {
 		return nil, err
 	}
@@ -288,16 +288,16 @@ func orderedRead(c Clock) func() Tickstamp {
 	return c.Now
 }
 
-// bracket reads the wall clock between two readings of the clock
+// takePair reads the wall clock between two readings of the clock
 // anchorBrackets times and returns the tightest bracket's pair: the wall
 // time at the bracket's midpoint, off by at most half its width (and a
 // nanosecond of rounding) where the wall clock was read inside it.
-func (a *Anchor) bracket() (pair, error) {
+func (a *Anchor) takePair() (anchorPair, error) {
 	b, _, _, _ := a.brackets.tightest(anchorBrackets)
 	if b.width < 0 {
-		return pair{}, errNoBracket
+		return anchorPair{}, errNoBracket
 	}
-	best := pair{ticks: b.mid, wall: time.Unix(0, b.raw)}
+	best := anchorPair{ticks: b.mid, wall: time.Unix(0, b.raw)}
 	if b.width%2 != 0 {
 		// The midpoint lies half a tick past b.mid: move the wall time
 		// back by as much, for the line through b.mid: on a coarse clock,
@@ -402,7 +402,7 @@ func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
 func (a *Anchor) Reanchor() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p, err := a.bracket()
+	p, err := a.takePair()
 	if err != nil {
 		return err
 	}
@@ -441,14 +441,14 @@ func (a *Anchor) Reanchor() error {
 // A replaced segment (a cut at the newest base) has converted nothing: the
 // clock has not moved past that base, so neither has any reading converted
 // so far.
-func (a *Anchor) publish(p pair) {
+func (a *Anchor) publish(p anchorPair) {
 	old, next := a.seal(p)
 	a.complete(old, next)
 }
 
 // seal links a state for p, not yet filled in, as the successor of the state
 // in force, and returns both.
-func (a *Anchor) seal(p pair) (old, next *anchorState) {
+func (a *Anchor) seal(p anchorPair) (old, next *anchorState) {
 	old = a.state.Load()
 	next = &anchorState{rate: a.rate, pair: p}
 	old.next.Store(next)
@@ -511,7 +511,7 @@ func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 // wall clock. It returns an error where the clock ran backwards in every
 // bracket.
 func (a *Anchor) Drift() (time.Duration, error) {
-	p, err := a.bracket()
+	p, err := a.takePair()
 	if err != nil {
 		return 0, err
 	}

@@ -119,7 +119,7 @@ func TestAnchorTracksWallClock(t *testing.T) {
 
 // newestLine returns the pair of the newest anchoring, published or being
 // published, and the base of its segment.
-func newestLine(a *Anchor) (pair, Tickstamp) {
+func newestLine(a *Anchor) (anchorPair, Tickstamp) {
 	s := a.state.Load()
 	if next := s.next.Load(); next != nil {
 		return next.pair, a.cutFor(s, next)
@@ -240,7 +240,7 @@ func TestAnchorMonotoneAcrossReanchors(t *testing.T) {
 				gen++
 			case 6: // a re-anchoring descheduled between linking and completing
 				a.mu.Lock()
-				p, err := a.bracket()
+				p, err := a.takePair()
 				if err != nil {
 					a.mu.Unlock()
 					t.Fatal(err)
@@ -502,7 +502,7 @@ func TestAnchorConvertsWhileSealed(t *testing.T) {
 	before := a.Time(clk.Now())
 	wall.add(-time.Millisecond)
 	a.mu.Lock()
-	p, err := a.bracket()
+	p, err := a.takePair()
 	if err != nil {
 		t.Fatal(err)
 	}

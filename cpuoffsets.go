@@ -41,11 +41,11 @@ type CPUOffset struct {
 	Bound time.Duration
 }
 
-// A cpuCheck is what the per-CPU check found: each CPU's offset, the CPUs
-// it could not check (see [Discovery] for both), how many brackets it took
-// on each visit (fewer on machines with many CPUs, so that the check stays
-// within its budget), and how long it took.
-type cpuCheck struct {
+// A cpuCheckResult is what the per-CPU check found: each CPU's offset, the
+// CPUs it could not check (see [Discovery] for both), how many brackets it
+// took on each visit (fewer on machines with many CPUs, so that the check
+// stays within its budget), and how long it took.
+type cpuCheckResult struct {
 	CPUs      []CPUOffset
 	Unchecked []int
 	Brackets  int
@@ -54,7 +54,7 @@ type cpuCheck struct {
 
 // largest returns the CPU whose offset is largest in size, with its offset
 // and bound; the zero CPUOffset where fewer than two CPUs were checked.
-func (c *cpuCheck) largest() CPUOffset {
+func (c *cpuCheckResult) largest() CPUOffset {
 	var largest CPUOffset
 	if c == nil || len(c.CPUs) < 2 {
 		return largest
@@ -71,7 +71,7 @@ func (c *cpuCheck) largest() CPUOffset {
 // bound returns the widest bound of any CPU checked: an offset between any
 // CPU and the first that is within it may be the measurement's alone. It is
 // 0 where fewer than two CPUs were checked.
-func (c *cpuCheck) bound() time.Duration {
+func (c *cpuCheckResult) bound() time.Duration {
 	var b time.Duration
 	if c == nil || len(c.CPUs) < 2 {
 		return b
@@ -85,7 +85,7 @@ func (c *cpuCheck) bound() time.Duration {
 // cpusError is the refusal of a check whose CPUs disagree. It wraps
 // [ErrCPUsDisagree]; its message names each CPU that is out of bound, its
 // offset and its bound.
-func cpusError(check *cpuCheck) error {
+func cpusError(check *cpuCheckResult) error {
 	var b strings.Builder
 	b.WriteString("counter: the CPUs' counters disagree:")
 	first := check.CPUs[0].CPU
@@ -110,9 +110,9 @@ const (
 	maxCPUBrackets   = 32
 )
 
-// A cpuTour is what the per-CPU check reads and calls; startCPUCheck fills
-// it with the machine's, and tests with fakes.
-type cpuTour struct {
+// A cpuChecker is what the per-CPU check reads and calls: machineCPUs holds
+// the machine's, and tests fill one with fakes.
+type cpuChecker struct {
 	clocks  clockPair
 	allowed func() ([]int, error)
 	pin     func(cpu int) (unpin func() error, err error)
@@ -121,19 +121,15 @@ type cpuTour struct {
 	faults func() bool
 }
 
-// checkCPUs places the counter of every CPU in the affinity mask against
-// the raw clock, and refuses with [cpusError] where any CPU's offset
-// from the first is past its bound. It returns nil and no error where there
-// is no affinity call or the mask holds one CPU.
-func checkCPUs(rate TickRate) (*cpuCheck, error) {
-	return startCPUCheck()(rate)
-}
+// machineCPUs checks this machine's CPUs.
+var machineCPUs = cpuChecker{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin, faults: readsFault}
 
-// startCPUCheck starts the check on the machine's CPUs and returns the
-// function that waits for it and converts its offsets at a rate, so that
-// the caller can find the rate meanwhile.
-func startCPUCheck() func(TickRate) (*cpuCheck, error) {
-	return cpuTour{clocks: machineClocks, allowed: affinity.Allowed, pin: affinity.Pin, faults: readsFault}.start()
+// check places the counter of every CPU in the affinity mask against the
+// raw clock, and refuses with [cpusError] where any CPU's offset from the
+// first is past its bound. It returns nil and no error where there is no
+// affinity call or the mask holds one CPU.
+func (t cpuChecker) check(rate TickRate) (*cpuCheckResult, error) {
+	return t.start()(rate)
 }
 
 // start makes the tour on a goroutine of its own: where a CPU mask cannot
@@ -141,30 +137,30 @@ func startCPUCheck() func(TickRate) (*cpuCheck, error) {
 // ends the thread with it rather than hand the caller a pinned one. The
 // function it returns waits for the tour; a caller that never calls it
 // leaves the tour to end on its own.
-func (t cpuTour) start() func(TickRate) (*cpuCheck, error) {
+func (t cpuChecker) start() func(TickRate) (*cpuCheckResult, error) {
 	cpus, err := t.allowed()
 	if err != nil || len(cpus) < 2 {
 		// No affinity call, or only one CPU to run on.
-		return func(TickRate) (*cpuCheck, error) { return nil, nil }
+		return func(TickRate) (*cpuCheckResult, error) { return nil, nil }
 	}
-	done := make(chan tour, 1)
+	done := make(chan cpuTour, 1)
 	go func() { done <- t.visit(cpus) }()
-	return func(rate TickRate) (*cpuCheck, error) { return (<-done).finish(rate) }
+	return func(rate TickRate) (*cpuCheckResult, error) { return (<-done).finish(rate) }
 }
 
-// A tour is what the visits found, before any rate converts it.
-type tour struct {
-	check    *cpuCheck  // all but its offsets
-	visits   []cpuVisit // nil where too few CPUs were checked
-	back     bracket    // the first CPU's second bracket
-	step     Tickdelta  // the largest counter step seen
-	disabled bool       // the tour's thread has the counter's instruction fault
+// A cpuTour is what the visits found, before any rate converts it.
+type cpuTour struct {
+	check    *cpuCheckResult // all but its offsets
+	visits   []cpuVisit      // nil where too few CPUs were checked
+	back     bracket         // the first CPU's second bracket
+	step     Tickdelta       // the largest counter step seen
+	disabled bool            // the tour's thread has the counter's instruction fault
 }
 
 // finish works out the offsets at rate, and refuses where one is past its
 // bound, or with ErrDisabled where the tour's thread could not read the
 // counter.
-func (r tour) finish(rate TickRate) (*cpuCheck, error) {
+func (r cpuTour) finish(rate TickRate) (*cpuCheckResult, error) {
 	if r.disabled {
 		return nil, ErrDisabled
 	}
@@ -192,14 +188,14 @@ type cpuVisit struct {
 // instruction fault is per thread, and the tour's goroutine may run on any
 // thread, one the caller's process flagged included: so it locks to its
 // thread and asks first, and reads nothing where the answer is yes.
-func (t cpuTour) visit(cpus []int) tour {
+func (t cpuChecker) visit(cpus []int) cpuTour {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if t.faults != nil && t.faults() {
-		return tour{disabled: true}
+		return cpuTour{disabled: true}
 	}
 	start := nanotime()
-	check := &cpuCheck{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
+	check := &cpuCheckResult{Brackets: max(minCPUBrackets, min(maxCPUBrackets, cpuBracketBudget/len(cpus)))}
 	defer func() { check.Took = time.Duration(nanotime() - start) }()
 	visits := make([]cpuVisit, 0, len(cpus))
 	back := bracket{width: -1}
@@ -212,14 +208,14 @@ func (t cpuTour) visit(cpus []int) tour {
 		case len(visits) > 0:
 			cpu = visits[0].cpu // back to the first CPU that was checked
 		default:
-			return tour{check: check} // no CPU could be pinned
+			return cpuTour{check: check} // no CPU could be pinned
 		}
 		unpin, err := t.pin(cpu)
 		if err != nil {
 			if i == len(cpus) {
 				// The first CPU is gone: nothing to interpolate against.
 				check.Unchecked = cpus
-				return tour{check: check}
+				return cpuTour{check: check}
 			}
 			check.Unchecked = append(check.Unchecked, cpu)
 			continue
@@ -230,7 +226,7 @@ func (t cpuTour) visit(cpus []int) tour {
 			// The thread stays locked and pinned, and ends with this
 			// goroutine; the tour ends here, unchecked.
 			check.Unchecked = cpus
-			return tour{check: check}
+			return cpuTour{check: check}
 		}
 		switch {
 		case b.width < 0:
@@ -243,9 +239,9 @@ func (t cpuTour) visit(cpus []int) tour {
 	}
 	if len(visits) < 2 || back.width < 0 {
 		check.Unchecked = cpus
-		return tour{check: check}
+		return cpuTour{check: check}
 	}
-	return tour{check: check, visits: visits, back: back, step: step}
+	return cpuTour{check: check, visits: visits, back: back, step: step}
 }
 
 // offsets places each visit against the first CPU's counter, interpolated

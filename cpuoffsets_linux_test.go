@@ -28,7 +28,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 	}
 	var took []time.Duration
 	for range 20 {
-		check, err := checkCPUs(c.Rate())
+		check, err := machineCPUs.check(c.Rate())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestCPUCheckOnThisMachine(t *testing.T) {
 		}
 	}
 	slices.Sort(took)
-	check, _ := checkCPUs(c.Rate())
+	check, _ := machineCPUs.check(c.Rate())
 	l := check.largest()
 	t.Logf("%d CPUs, %d brackets each: took median %v, worst %v; largest offset CPU %d %v (bound %v)",
 		len(check.CPUs), check.Brackets, took[len(took)/2], took[len(took)-1], l.CPU, l.Offset, l.Bound)
@@ -53,7 +53,7 @@ func BenchmarkCPUCheck(b *testing.B) {
 		b.Skip(err)
 	}
 	for b.Loop() {
-		check, err := checkCPUs(hz)
+		check, err := machineCPUs.check(hz)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,10 +11,6 @@ import (
 	"time"
 )
 
-// run makes the tour and converts its offsets at rate, as checkCPUs does
-// with the machine's.
-func (t cpuTour) run(rate TickRate) (*cpuCheck, error) { return t.start()(rate) }
-
 // fakeCPUs is a machine of several CPUs for the per-CPU check: each CPU's
 // counter runs at 2.5 GHz, offset from true time by its own amount (see
 // simMachine.offset); a counter read takes 10 ns and a raw read longer, so
@@ -36,8 +32,8 @@ func newCPUs(allowed ...int) *fakeCPUs {
 	return &fakeCPUs{simMachine: simMachine{hz: fakeHz, counterCost: 10, rawBefore: 700, rawAfter: 600}, allowed: allowed}
 }
 
-func (f *fakeCPUs) tour() cpuTour {
-	return cpuTour{
+func (f *fakeCPUs) checker() cpuChecker {
+	return cpuChecker{
 		clocks:  f.clocks(),
 		allowed: func() ([]int, error) { return slices.Clone(f.allowed), nil },
 		pin: func(cpu int) (func() error, error) {
@@ -65,7 +61,7 @@ func fakeRate(t *testing.T) TickRate {
 
 func TestCPUCheckAgrees(t *testing.T) {
 	f := newCPUs(0, 1, 2, 3)
-	check, err := f.tour().run(fakeRate(t))
+	check, err := f.checker().check(fakeRate(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +99,7 @@ func TestCPUCheckRefusesOffsetCPU(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newCPUs(0, 1, 2, 3)
 			f.offset = tc.offset
-			check, err := f.tour().run(fakeRate(t))
+			check, err := f.checker().check(fakeRate(t))
 			if !errors.Is(err, ErrCPUsDisagree) {
 				t.Fatalf("error %v; want one wrapping ErrCPUsDisagree", err)
 			}
@@ -133,7 +129,7 @@ func TestCPUCheckBudget(t *testing.T) {
 		for cpu := range n {
 			f.allowed = append(f.allowed, cpu)
 		}
-		check, err := f.tour().run(fakeRate(t))
+		check, err := f.checker().check(fakeRate(t))
 		if err != nil {
 			t.Fatalf("%d CPUs: %v", n, err)
 		}
@@ -153,21 +149,21 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	rate := fakeRate(t)
 	t.Run("one CPU", func(t *testing.T) {
 		f := newCPUs(3)
-		if check, err := f.tour().run(rate); check != nil || err != nil {
+		if check, err := f.checker().check(rate); check != nil || err != nil {
 			t.Errorf("= %v, %v; want nil, nil", check, err)
 		}
 	})
 	t.Run("no affinity call", func(t *testing.T) {
-		tour := newCPUs().tour()
-		tour.allowed = func() ([]int, error) { return nil, errors.ErrUnsupported }
-		if check, err := tour.run(rate); check != nil || err != nil {
+		c := newCPUs().checker()
+		c.allowed = func() ([]int, error) { return nil, errors.ErrUnsupported }
+		if check, err := c.check(rate); check != nil || err != nil {
 			t.Errorf("= %v, %v; want nil, nil", check, err)
 		}
 	})
 	t.Run("a CPU cannot be pinned", func(t *testing.T) {
 		f := newCPUs(0, 1, 2)
 		f.failPin = map[int]bool{1: true}
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || len(check.CPUs) != 2 || !slices.Equal(check.Unchecked, []int{1}) {
 			t.Errorf("= %+v, %v; want CPUs 0 and 2 checked, 1 not", check, err)
 		}
@@ -175,7 +171,7 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	t.Run("the first CPU cannot be pinned", func(t *testing.T) {
 		f := newCPUs(0, 1, 2)
 		f.failPin = map[int]bool{0: true}
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || len(check.CPUs) != 2 || check.CPUs[0].CPU != 1 || f.pins[1] != 2 {
 			t.Errorf("= %+v, %v (pins %v); want CPUs 1 and 2 checked against 1", check, err, f.pins)
 		}
@@ -183,7 +179,7 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	t.Run("only one CPU can be pinned", func(t *testing.T) {
 		f := newCPUs(0, 1)
 		f.failPin = map[int]bool{0: true}
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
@@ -191,7 +187,7 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	t.Run("no CPU can be pinned", func(t *testing.T) {
 		f := newCPUs(0, 1)
 		f.failPin = map[int]bool{0: true, 1: true}
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
@@ -199,7 +195,7 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	t.Run("the first CPU cannot be pinned again", func(t *testing.T) {
 		f := newCPUs(0, 1)
 		f.failBack = true
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
@@ -207,7 +203,7 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	t.Run("a mask cannot be restored", func(t *testing.T) {
 		f := newCPUs(0, 1)
 		f.unpinErr = errors.New("invalid argument")
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || check.CPUs != nil || !slices.Equal(check.Unchecked, []int{0, 1}) || f.pins[1] != 0 {
 			t.Errorf("= %+v, %v (pins %v); want the tour ended at the first CPU", check, err, f.pins)
 		}
@@ -215,17 +211,17 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 	t.Run("the counter only goes backwards", func(t *testing.T) {
 		f := newCPUs(0, 1)
 		f.backwards = true
-		check, err := f.tour().run(rate)
+		check, err := f.checker().check(rate)
 		if err != nil || check.CPUs != nil {
 			t.Errorf("= %+v, %v; want nothing checked", check, err)
 		}
 	})
 	t.Run("nil and short checks", func(t *testing.T) {
-		var none *cpuCheck
+		var none *cpuCheckResult
 		if none.largest() != (CPUOffset{}) || none.bound() != 0 {
 			t.Errorf("a nil check has a largest offset or a bound")
 		}
-		one := &cpuCheck{CPUs: []CPUOffset{{CPU: 4}}}
+		one := &cpuCheckResult{CPUs: []CPUOffset{{CPU: 4}}}
 		if one.largest() != (CPUOffset{}) || one.bound() != 0 {
 			t.Errorf("a one-CPU check has a largest offset or a bound")
 		}
@@ -237,17 +233,17 @@ func TestCPUCheckSkipsAndFailures(t *testing.T) {
 // tour nobody waits for ends by itself.
 func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
 	f := newCPUs(0, 1)
-	tour := f.tour()
+	c := f.checker()
 	release, pinned := make(chan struct{}), make(chan struct{}, 3)
-	pin := tour.pin
-	tour.pin = func(cpu int) (func() error, error) {
+	pin := c.pin
+	c.pin = func(cpu int) (func() error, error) {
 		<-release // the tour cannot pin until the test lets it
 		unpin, err := pin(cpu)
 		pinned <- struct{}{}
 		return unpin, err
 	}
 	before := runtime.NumGoroutine()
-	finish := tour.start() // would block here if the tour ran on the caller
+	finish := c.start() // would block here if the tour ran on the caller
 	close(release)
 	for range 3 { // both CPUs, and back to the first
 		<-pinned
@@ -266,10 +262,10 @@ func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
 func TestCPUCheckTourAsksItsThread(t *testing.T) {
 	for _, faults := range []bool{false, true} {
 		f := newCPUs(0, 1)
-		tr := f.tour()
+		tr := f.checker()
 		asked := 0
 		tr.faults = func() bool { asked++; return faults }
-		check, err := tr.run(fakeRate(t))
+		check, err := tr.check(fakeRate(t))
 		if asked != 1 {
 			t.Errorf("faults %v: asked %d times; want once", faults, asked)
 		}
@@ -303,9 +299,9 @@ type boundTour struct {
 // order.
 var boundCPUs = []int{5, 7, 9}
 
-// tour returns the tour with each CPU's counter offset ahead of the first
+// visited returns the tour with each CPU's counter offset ahead of the first
 // CPU's by offset (none where missing).
-func (b boundTour) tour(offset map[int]time.Duration) tour {
+func (b boundTour) visited(offset map[int]time.Duration) cpuTour {
 	const raw0, mid0 = 5_000_000_000, Tickstamp(1_000_000_000_000)
 	visits := []cpuVisit{{cpu: 2, b: bracket{raw: raw0, mid: mid0, width: b.firstWidth, cpu: -1}}}
 	for i, cpu := range boundCPUs {
@@ -318,7 +314,7 @@ func (b boundTour) tour(offset map[int]time.Duration) tour {
 		}})
 	}
 	back := bracket{raw: raw0 + 4000, mid: mid0.add(4000), width: b.backWidth, cpu: -1}
-	return tour{check: &cpuCheck{}, visits: visits, back: back, step: b.step}
+	return cpuTour{check: &cpuCheckResult{}, visits: visits, back: back, step: b.step}
 }
 
 // boundCases are the first CPU's two brackets both ways round, wider
@@ -351,7 +347,7 @@ func TestCPUCheckBoundIsTheFormula(t *testing.T) {
 	for _, tc := range boundCases {
 		t.Run(tc.name, func(t *testing.T) {
 			offset := map[int]time.Duration{5: -30, 7: 0, 9: 45}
-			check, err := tc.tour.tour(offset).finish(gigahertz())
+			check, err := tc.tour.visited(offset).finish(gigahertz())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -380,13 +376,13 @@ func TestCPUCheckRefusesJustPastTheBound(t *testing.T) {
 				for _, cpu := range boundCPUs {
 					at[cpu] = sign * tc.bounds[cpu]
 				}
-				if _, err := tc.tour.tour(at).finish(gigahertz()); err != nil {
+				if _, err := tc.tour.visited(at).finish(gigahertz()); err != nil {
 					t.Errorf("offsets %v, each at its bound: %v", at, err)
 				}
 				for _, bad := range boundCPUs {
 					past := maps.Clone(at)
 					past[bad] += sign
-					_, err := tc.tour.tour(past).finish(gigahertz())
+					_, err := tc.tour.visited(past).finish(gigahertz())
 					if !errors.Is(err, ErrCPUsDisagree) {
 						t.Errorf("CPU %d %v past its bound: error %v; want one wrapping ErrCPUsDisagree", bad, past[bad], err)
 						continue
@@ -430,14 +426,14 @@ func TestCPUCheckTourBound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeCPUs{simMachine: simMachine{hz: 1e9, counterCost: 10, rawBefore: 700}, allowed: []int{0, 1, 2}}
-			tr := f.tour()
+			tr := f.checker()
 			pin, visit := tr.pin, 0
 			tr.pin = func(cpu int) (func() error, error) {
 				f.rawAfter = tc.rawAfter[visit]
 				visit++
 				return pin(cpu)
 			}
-			check, err := tr.run(gigahertz())
+			check, err := tr.check(gigahertz())
 			if err != nil {
 				t.Fatal(err)
 			}

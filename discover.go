@@ -111,7 +111,7 @@ func (d *Discovery) noteMeasurement(m measurement) {
 }
 
 // noteCheck records the per-CPU check, nil where it was skipped, in d.
-func (d *Discovery) noteCheck(c *cpuCheck) {
+func (d *Discovery) noteCheck(c *cpuCheckResult) {
 	if c != nil {
 		d.CPUs, d.Unchecked = c.CPUs, c.Unchecked
 	}
@@ -190,24 +190,24 @@ func DiscoverDetails() (Counter, Discovery, error) {
 }
 
 // discover refuses what the platform must (reported), then checks or
-// measures the rate (settle) while the per-CPU check tours the CPUs on a
+// measures the rate (findRate) while the per-CPU check tours the CPUs on a
 // thread of its own. The two overlap because, on a loaded machine, most of
 // the tour is waiting for the scheduler to run its thread on each CPU in
 // turn; run after the measurement, that wait lengthened a discovery on a
 // busy guest by a large part of the measurement's window. The tour's
-// brackets need no rate; its offsets are converted once settle has one.
+// brackets need no rate; its offsets are converted once findRate has one.
 func discover() (Discovery, error) {
-	return discoverWith(reported, startCPUCheck, measurer())
+	return discoverWith(reported, machineCPUs.start, measurer())
 }
 
 // discoverWith is discover with what it calls passed in, for tests.
-func discoverWith(reported func() (uint64, Source, error), startCheck func() func(TickRate) (*cpuCheck, error), measure func(time.Duration) (measurement, error)) (Discovery, error) {
+func discoverWith(reported func() (uint64, Source, error), startCheck func() func(TickRate) (*cpuCheckResult, error), measure func(time.Duration) (measurement, error)) (Discovery, error) {
 	hz, src, err := reported()
 	if err != nil {
 		return Discovery{}, err
 	}
 	finish := startCheck()
-	d, err := settle(hz, src, measure)
+	d, err := findRate(hz, src, measure)
 	if err != nil {
 		return d, err // the tour ends on its own
 	}
@@ -219,13 +219,13 @@ func discoverWith(reported func() (uint64, Source, error), startCheck func() fun
 	return d, err
 }
 
-// settle finishes a discovery from the rate the hardware reported (0 for
+// findRate finishes a discovery from the rate the hardware reported (0 for
 // none) and its source: it checks a reported rate against a short
 // measurement, measures where nothing was reported, and refuses a rate out of
 // range. It runs after the platform has refused what it must.
 //
 // measure is nil where there is no raw clock to measure against.
-func settle(hz uint64, src Source, measure func(time.Duration) (measurement, error)) (Discovery, error) {
+func findRate(hz uint64, src Source, measure func(time.Duration) (measurement, error)) (Discovery, error) {
 	d := Discovery{Reported: hz, Source: src}
 	if hz == 0 {
 		d.Source = SourceNone

@@ -72,13 +72,13 @@ func TestSettle(t *testing.T) {
 			if tt.noClock {
 				measure = nil
 			}
-			d, err := settle(tt.reported, tt.src, measure)
+			d, err := findRate(tt.reported, tt.src, measure)
 			if !equalDurations(windows, tt.wantWindows) {
 				t.Errorf("measured over %v; want %v", windows, tt.wantWindows)
 			}
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("settle error %v; want %s", err, tt.wantErr)
+					t.Fatalf("findRate error %v; want %s", err, tt.wantErr)
 				}
 				return
 			}
@@ -86,7 +86,7 @@ func TestSettle(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d.Rate.Hertz() != tt.wantHz || d.Source != tt.wantSrc || d.Reported != tt.reported {
-				t.Fatalf("settle = %v from %v (reported %d); want %d Hz from %v", d.Rate, d.Source, d.Reported, tt.wantHz, tt.wantSrc)
+				t.Fatalf("findRate = %v from %v (reported %d); want %d Hz from %v", d.Rate, d.Source, d.Reported, tt.wantHz, tt.wantSrc)
 			}
 			// The last measurement made: the full one where the rate was
 			// measured, else the check; none without a raw clock.
@@ -108,11 +108,11 @@ func TestSettle(t *testing.T) {
 // starts no tour, and a failed measurement does not wait for it.
 func TestDiscoverOverlapsTheTour(t *testing.T) {
 	var events []string
-	check := &cpuCheck{Brackets: 32, CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: time.Second, Bound: time.Microsecond}}, Unchecked: []int{2}}
-	startCheck := func(fail error) func() func(TickRate) (*cpuCheck, error) {
-		return func() func(TickRate) (*cpuCheck, error) {
+	check := &cpuCheckResult{Brackets: 32, CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: time.Second, Bound: time.Microsecond}}, Unchecked: []int{2}}
+	startCheck := func(fail error) func() func(TickRate) (*cpuCheckResult, error) {
+		return func() func(TickRate) (*cpuCheckResult, error) {
 			events = append(events, "tour starts")
-			return func(r TickRate) (*cpuCheck, error) {
+			return func(r TickRate) (*cpuCheckResult, error) {
 				events = append(events, "tour waited for at "+r.String())
 				return check, fail
 			}
@@ -184,7 +184,7 @@ func equalDurations(a, b []time.Duration) bool {
 
 func TestDisagreementPPM(t *testing.T) {
 	var windows []time.Duration
-	d, err := settle(3_000_000_000, SourceCrystal, fakeMeasure(3_428_571, nil, &windows))
+	d, err := findRate(3_000_000_000, SourceCrystal, fakeMeasure(3_428_571, nil, &windows))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestDisagreementPPM(t *testing.T) {
 	if d.Source != SourceMeasured || d.Window != measureWindow {
 		t.Errorf("source %v, window %v; want the full measurement's", d.Source, d.Window)
 	}
-	d, err = settle(3_000_000_000, SourceCrystal, fakeMeasure(3_000_300_000, nil, &windows))
+	d, err = findRate(3_000_000_000, SourceCrystal, fakeMeasure(3_000_300_000, nil, &windows))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestDisagreementPPM(t *testing.T) {
 	if d.Source != SourceCrystal || d.Window != crossCheckWindow {
 		t.Errorf("source %v, window %v; want the reported rate's, and the check's window", d.Source, d.Window)
 	}
-	d, err = settle(0, SourceNone, fakeMeasure(3_000_000_000, nil, &windows))
+	d, err = findRate(0, SourceNone, fakeMeasure(3_000_000_000, nil, &windows))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestDisagreementPPM(t *testing.T) {
 }
 
 func TestRateOutOfRange(t *testing.T) {
-	_, err := settle(42, SourceCrystal, nil)
+	_, err := findRate(42, SourceCrystal, nil)
 	if !errors.Is(err, ErrRateOutOfRange) {
 		t.Fatalf("error %v does not wrap ErrRateOutOfRange", err)
 	}

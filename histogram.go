@@ -289,7 +289,7 @@ func (h *Histogram) Interval(dst *Snapshot) {
 		}
 	}
 	for _, w := range h.scan {
-		h.settle(w, dst)
+		h.resolveInFlight(w, dst)
 		s := atomic.LoadUint64(&w.seq)
 		if s == w.seen {
 			continue
@@ -433,9 +433,9 @@ func (h *Histogram) collectPrev(old *tally, dst *Snapshot) {
 	old.prev = nil
 }
 
-// settle looks again at the last record w was seen to begin, and adds it to
+// resolveInFlight looks again at the last record w was seen to begin, and adds it to
 // dst once it is known to write a tally already copied without it.
-func (h *Histogram) settle(w *rec, dst *Snapshot) {
+func (h *Histogram) resolveInFlight(w *rec, dst *Snapshot) {
 	f := &w.inFlight
 	if len(f.held) == 0 {
 		return

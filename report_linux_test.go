@@ -111,7 +111,7 @@ func TestDiscoveryReport(t *testing.T) {
 	var checked []float64
 	for range 20 {
 		start := time.Now()
-		if _, err := settle(ref.Hz, SourceCrystal, measurer()); err != nil {
+		if _, err := findRate(ref.Hz, SourceCrystal, measurer()); err != nil {
 			t.Errorf("a reported rate's check refused: %v", err)
 		}
 		checked = append(checked, float64(time.Since(start))/1e6)

@@ -268,7 +268,7 @@ type watchDeps struct {
 	clocks     clockPair
 	haveRaw    bool
 	clocksrc   func() (read func([]byte) (int, error), close func() error, err error)
-	checkCPUs  func(TickRate) (*cpuCheck, error)
+	cpuCheck   func(TickRate) (*cpuCheckResult, error)
 	counterSrc func(string) bool
 }
 
@@ -291,7 +291,7 @@ func NewWatch(c Counter, opts WatchOptions) (*Watch, error) {
 		clocks:     machineClocks,
 		haveRaw:    haveRawClock,
 		clocksrc:   openClocksource,
-		checkCPUs:  checkCPUs,
+		cpuCheck:   machineCPUs.check,
 		counterSrc: isCounterClocksource,
 	})
 }
@@ -385,7 +385,7 @@ func (w *Watch) Run(ctx context.Context, period time.Duration) error {
 		case <-tick.C:
 			w.check()
 		case <-cpuTick:
-			w.checkCPUs()
+			w.recheckCPUs()
 		}
 	}
 }
@@ -421,10 +421,10 @@ func (w *Watch) raise(e Event, at time.Time) {
 	}
 }
 
-// checkCPUs runs the per-CPU check again.
-func (w *Watch) checkCPUs() {
+// recheckCPUs runs the per-CPU check again.
+func (w *Watch) recheckCPUs() {
 	at := time.Now()
-	check, err := w.deps.checkCPUs(w.rate)
+	check, err := w.deps.cpuCheck(w.rate)
 	if err == nil {
 		w.cpuOn = false
 		return

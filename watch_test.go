@@ -67,15 +67,15 @@ func (f *fakeHost) deps() watchDeps {
 			}
 			return read, func() error { f.closed++; return nil }, nil
 		},
-		checkCPUs: func(TickRate) (*cpuCheck, error) {
+		cpuCheck: func(TickRate) (*cpuCheckResult, error) {
 			if f.cpuAt != 0 && time.Since(f.epoch) >= f.cpuAt {
 				if f.cpuErr != nil {
 					return nil, f.cpuErr
 				}
-				check := &cpuCheck{CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: -1600 * time.Millisecond, Bound: 2 * time.Microsecond}}}
+				check := &cpuCheckResult{CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: -1600 * time.Millisecond, Bound: 2 * time.Microsecond}}}
 				return check, cpusError(check)
 			}
-			return &cpuCheck{}, nil
+			return &cpuCheckResult{}, nil
 		},
 		counterSrc: isCounterClocksource,
 	}

@@ -34,7 +34,7 @@ var (
 // Settled returns Read's settled choice, settling it as Read(nil) would
 // where nothing has: the vDSO's clock_gettime, or 0 and why not.
 func Settled() (uintptr, error) {
-	settled(nil)
+	choice(nil)
 	return vdso.fn, vdso.err
 }
 

@@ -34,19 +34,19 @@ var vdso struct {
 	err  error
 }
 
-// settled returns Read's choice, settling it first where nothing has,
+// choice returns Read's choice, settling it first where nothing has,
 // asking faults as Read's doc says.
-func settled(faults func() bool) uintptr {
+func choice(faults func() bool) uintptr {
 	vdso.once.Do(func() { vdso.fn, vdso.err = choose(faults, unix.Auxv) })
 	return vdso.fn
 }
 
 // read is Read: through the vDSO where the choice settled on it.
-func read(faults func() bool) int64 { return via(settled(faults)) }
+func read(faults func() bool) int64 { return via(choice(faults)) }
 
 // kind names Read's read: "vdso" or "system call".
 func kind(faults func() bool) string {
-	if settled(faults) != 0 {
+	if choice(faults) != 0 {
 		return "vdso"
 	}
 	return "system call"
