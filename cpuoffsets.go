@@ -129,23 +129,41 @@ var machineCPUs = cpuChecker{clocks: machineClocks, allowed: affinity.Allowed, p
 // first is past its bound. It returns nil and no error where there is no
 // affinity call or the mask holds one CPU.
 func (t cpuChecker) check(rate TickRate) (*cpuCheckResult, error) {
-	return t.start()(rate)
+	return t.start().result(rate)
 }
 
-// start makes the tour on a goroutine of its own: where a CPU mask cannot
-// be restored, that goroutine ends locked to its thread, and the runtime
-// ends the thread with it rather than hand the caller a pinned one. The
-// function it returns waits for the tour; a caller that never calls it
-// leaves the tour to end on its own.
-func (t cpuChecker) start() func(TickRate) (*cpuCheckResult, error) {
+// A cpuCheckRun is a per-CPU check under way, from [cpuChecker.start].
+type cpuCheckRun interface {
+	// result waits for the check to end, converts its offsets at rate,
+	// and refuses as [cpuChecker.check] does.
+	result(rate TickRate) (*cpuCheckResult, error)
+}
+
+// noCPUCheck is the run of a check with nothing to check: no affinity
+// call, or one CPU to run on. Its result is nil and no error.
+type noCPUCheck struct{}
+
+func (noCPUCheck) result(TickRate) (*cpuCheckResult, error) { return nil, nil }
+
+// tourUnderWay is a tour on a goroutine of its own, which sends what its
+// visits found.
+type tourUnderWay <-chan cpuTour
+
+func (t tourUnderWay) result(rate TickRate) (*cpuCheckResult, error) { return (<-t).finish(rate) }
+
+// start makes the tour on a goroutine of its own, so that the caller can
+// find the rate meanwhile: where a CPU mask cannot be restored, that
+// goroutine ends locked to its thread, and the runtime ends the thread with
+// it rather than hand the caller a pinned one. A caller that never asks the
+// run for its result leaves the tour to end on its own.
+func (t cpuChecker) start() cpuCheckRun {
 	cpus, err := t.allowed()
 	if err != nil || len(cpus) < 2 {
-		// No affinity call, or only one CPU to run on.
-		return func(TickRate) (*cpuCheckResult, error) { return nil, nil }
+		return noCPUCheck{}
 	}
 	done := make(chan cpuTour, 1)
 	go func() { done <- t.visit(cpus) }()
-	return func(rate TickRate) (*cpuCheckResult, error) { return (<-done).finish(rate) }
+	return tourUnderWay(done)
 }
 
 // A cpuTour is what the visits found, before any rate converts it.

@@ -243,12 +243,12 @@ func TestCPUCheckTourRunsOnItsOwn(t *testing.T) {
 		return unpin, err
 	}
 	before := runtime.NumGoroutine()
-	finish := c.start() // would block here if the tour ran on the caller
+	run := c.start() // would block here if the tour ran on the caller
 	close(release)
 	for range 3 { // both CPUs, and back to the first
 		<-pinned
 	}
-	_ = finish // never called: the tour's goroutine must end all the same
+	_ = run // its result never asked for: the tour's goroutine must end all the same
 	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d goroutines 10 s after the tour; %d before it", runtime.NumGoroutine(), before)

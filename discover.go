@@ -201,17 +201,17 @@ func discover() (Discovery, error) {
 }
 
 // discoverWith is discover with what it calls passed in, for tests.
-func discoverWith(reported func() (uint64, Source, error), startCheck func() func(TickRate) (*cpuCheckResult, error), measure func(time.Duration) (measurement, error)) (Discovery, error) {
+func discoverWith(reported func() (uint64, Source, error), startCheck func() cpuCheckRun, measure func(time.Duration) (measurement, error)) (Discovery, error) {
 	hz, src, err := reported()
 	if err != nil {
 		return Discovery{}, err
 	}
-	finish := startCheck()
+	run := startCheck()
 	d, err := findRate(hz, src, measure)
 	if err != nil {
 		return d, err // the tour ends on its own
 	}
-	check, err := finish(d.Rate)
+	check, err := run.result(d.Rate)
 	d.noteCheck(check)
 	if err != nil {
 		d.Rate = TickRate{} // a refusal gives no rate, however far it got

@@ -109,13 +109,10 @@ func TestSettle(t *testing.T) {
 func TestDiscoverOverlapsTheTour(t *testing.T) {
 	var events []string
 	check := &cpuCheckResult{Brackets: 32, CPUs: []CPUOffset{{CPU: 0}, {CPU: 1, Offset: time.Second, Bound: time.Microsecond}}, Unchecked: []int{2}}
-	startCheck := func(fail error) func() func(TickRate) (*cpuCheckResult, error) {
-		return func() func(TickRate) (*cpuCheckResult, error) {
+	startCheck := func(fail error) func() cpuCheckRun {
+		return func() cpuCheckRun {
 			events = append(events, "tour starts")
-			return func(r TickRate) (*cpuCheckResult, error) {
-				events = append(events, "tour waited for at "+r.String())
-				return check, fail
-			}
+			return loggedCheckRun{&events, check, fail}
 		}
 	}
 	measure := func(err error) func(time.Duration) (measurement, error) {
@@ -168,6 +165,19 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A loggedCheckRun is a per-CPU check under way that logs the wait for its
+// result, and the rate it was asked to convert at, to events.
+type loggedCheckRun struct {
+	events *[]string
+	check  *cpuCheckResult
+	err    error
+}
+
+func (r loggedCheckRun) result(rate TickRate) (*cpuCheckResult, error) {
+	*r.events = append(*r.events, "tour waited for at "+rate.String())
+	return r.check, r.err
 }
 
 func equalDurations(a, b []time.Duration) bool {

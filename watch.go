@@ -267,7 +267,7 @@ type Watch struct {
 type watchDeps struct {
 	clocks     clockPair
 	haveRaw    bool
-	clocksrc   func() (read func([]byte) (int, error), close func() error, err error)
+	clocksrc   func() (clocksourceFile, error)
 	cpuCheck   func(TickRate) (*cpuCheckResult, error)
 	counterSrc func(string) bool
 }

@@ -27,20 +27,20 @@ func realWatch(t testing.TB, opts WatchOptions) *Watch {
 }
 
 func TestClocksourceFile(t *testing.T) {
-	read, closeFile, err := openClocksource()
+	f, err := openClocksource()
 	if err != nil {
 		t.Skipf("no clocksource file: %v", err)
 	}
-	defer closeFile()
+	defer f.close()
 	var b [64]byte
 	for range 3 { // each read starts again at the start
-		n, err := read(b[:])
+		n, err := f.readAll(b[:])
 		if err != nil || n == 0 || b[n-1] != '\n' {
 			t.Fatalf("read %q, %v", b[:n], err)
 		}
 		t.Logf("clocksource %q", strings.TrimSpace(string(b[:n])))
 	}
-	if err := closeFile(); err != nil {
+	if err := f.close(); err != nil {
 		t.Fatal(err)
 	}
 }

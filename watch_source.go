@@ -2,17 +2,25 @@ package counter
 
 import "bytes"
 
+// A clocksourceFile is the file in which Linux names its current
+// clocksource, open: openClocksource opens the machine's, and tests script
+// one.
+type clocksourceFile interface {
+	// readAll reads the whole file afresh, from its start, into b.
+	readAll(b []byte) (int, error)
+	close() error
+}
+
 // A clocksourceReader watches the file in which Linux names its current
 // clocksource: opened once a run of the watch, read afresh from its start
 // each check (one pread on Linux), into its own buffers, allocating
 // nothing. Where there is no file, or it cannot be read at the start, its
 // checks do nothing until the next run.
 type clocksourceReader struct {
-	open      func() (read func([]byte) (int, error), close func() error, err error)
+	open      func() (clocksourceFile, error)
 	isCounter func(name string) bool // whether the clocksource of that name reads this package's counter
 
-	read   func([]byte) (int, error) // nil while not open
-	close  func() error
+	file   clocksourceFile // nil while not open
 	buf    [64]byte
 	now    []byte // the clocksource as last read, in saved; nil before the first read
 	saved  [64]byte
@@ -23,16 +31,16 @@ type clocksourceReader struct {
 // file against what the last run saw, so that a change while the watch was
 // stopped is not missed: it returns that change's event, if any.
 func (s *clocksourceReader) start() (Event, bool) {
-	read, closeFile, err := s.open()
+	f, err := s.open()
 	if err != nil {
 		return Event{}, false // no file to watch: this check is off
 	}
-	n, err := read(s.buf[:])
+	n, err := f.readAll(s.buf[:])
 	if err != nil {
-		closeFile()
+		f.close()
 		return Event{}, false
 	}
-	s.read, s.close = read, closeFile
+	s.file = f
 	if s.now != nil {
 		return s.judge(s.buf[:n])
 	}
@@ -42,19 +50,19 @@ func (s *clocksourceReader) start() (Event, bool) {
 
 // stop closes the file.
 func (s *clocksourceReader) stop() {
-	if s.close != nil {
-		s.close()
+	if s.file != nil {
+		s.file.close()
 	}
-	s.read, s.close = nil, nil
+	s.file = nil
 }
 
 // check reads the file and returns an event where it changed since the
 // last read, or could no longer be read (once, until it can again).
 func (s *clocksourceReader) check() (Event, bool) {
-	if s.read == nil {
+	if s.file == nil {
 		return Event{}, false
 	}
-	n, err := s.read(s.buf[:])
+	n, err := s.file.readAll(s.buf[:])
 	if err != nil {
 		if s.failed {
 			return Event{}, false

@@ -16,21 +16,24 @@ type scriptedFile struct {
 
 var errEIO = errors.New("input/output error")
 
-func (f *scriptedFile) open() (func([]byte) (int, error), func() error, error) {
+func (f *scriptedFile) open() (clocksourceFile, error) {
 	if f.noFile {
-		return nil, nil, errors.New("no such file or directory")
+		return nil, errors.New("no such file or directory")
 	}
 	f.opened++
-	read := func(b []byte) (int, error) {
-		s := f.reads[0]
-		f.reads = f.reads[1:]
-		if s == "!" {
-			return 0, errEIO
-		}
-		return copy(b, s), nil
-	}
-	return read, func() error { f.closed++; return nil }, nil
+	return f, nil
 }
+
+func (f *scriptedFile) readAll(b []byte) (int, error) {
+	s := f.reads[0]
+	f.reads = f.reads[1:]
+	if s == "!" {
+		return 0, errEIO
+	}
+	return copy(b, s), nil
+}
+
+func (f *scriptedFile) close() error { f.closed++; return nil }
 
 // TestClocksourceReader holds the reader to scripts of what the file says:
 // a change is one event, away from the counter Untrusted; a failed read is

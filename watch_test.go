@@ -49,23 +49,11 @@ func (f *fakeHost) deps() watchDeps {
 	return watchDeps{
 		clocks:  f.clocks(),
 		haveRaw: true,
-		clocksrc: func() (func([]byte) (int, error), func() error, error) {
+		clocksrc: func() (clocksourceFile, error) {
 			if f.noSource {
-				return nil, nil, errors.New("no such file or directory")
+				return nil, errors.New("no such file or directory")
 			}
-			read := func(b []byte) (int, error) {
-				if f.badSource {
-					return 0, errors.New("input/output error")
-				}
-				if f.sourceAt != 0 && time.Since(f.epoch) >= f.sourceAt {
-					if f.sourceErr != nil {
-						return 0, f.sourceErr
-					}
-					return copy(b, f.sourceTo+"\n"), nil
-				}
-				return copy(b, f.sourceFrom+"\n"), nil
-			}
-			return read, func() error { f.closed++; return nil }, nil
+			return hostClocksource{f}, nil
 		},
 		cpuCheck: func(TickRate) (*cpuCheckResult, error) {
 			if f.cpuAt != 0 && time.Since(f.epoch) >= f.cpuAt {
@@ -80,6 +68,25 @@ func (f *fakeHost) deps() watchDeps {
 		counterSrc: isCounterClocksource,
 	}
 }
+
+// hostClocksource is a fakeHost's clocksource file, open.
+type hostClocksource struct{ f *fakeHost }
+
+func (h hostClocksource) readAll(b []byte) (int, error) {
+	f := h.f
+	if f.badSource {
+		return 0, errors.New("input/output error")
+	}
+	if f.sourceAt != 0 && time.Since(f.epoch) >= f.sourceAt {
+		if f.sourceErr != nil {
+			return 0, f.sourceErr
+		}
+		return copy(b, f.sourceTo+"\n"), nil
+	}
+	return copy(b, f.sourceFrom+"\n"), nil
+}
+
+func (h hostClocksource) close() error { h.f.closed++; return nil }
 
 // testPeriod is the period the tests run their watches at.
 const testPeriod = time.Second
@@ -568,9 +575,9 @@ func TestWatchRunRefuses(t *testing.T) {
 			f := newHost(2e9)
 			opened := false
 			deps := f.deps()
-			deps.clocksrc = func() (func([]byte) (int, error), func() error, error) {
+			deps.clocksrc = func() (clocksourceFile, error) {
 				opened = true
-				return nil, nil, errors.ErrUnsupported
+				return nil, errors.ErrUnsupported
 			}
 			rate, _ := NewTickRate(2e9)
 			w, err := newWatch(rate, tc.opts, deps)
