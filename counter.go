@@ -7,11 +7,10 @@ import "time"
 // (CNTVCT_EL0), and the runtime's monotonic clock in nanoseconds on every
 // other architecture and with the purego build tag. The Counter that
 // [Monotonic] returns reads the runtime's monotonic clock on every platform:
-// it is the fallback where [Discover] refuses. A Counter holds its rate,
-// that choice and, where Discover measured the rate, the measurement's
-// spread (which a [Watch] widens its tolerance by; a Counter made with [New]
-// has none); it is small, is copied by value, and may be used from any
-// number of goroutines at once.
+// it is the fallback where [Discover] refuses. A Counter holds its rate and
+// that choice, nothing else: a Counter from Discover equals [New] at its
+// rate. It is small, is copied by value, and may be used from any number of
+// goroutines at once.
 //
 // A Counter reads in four ways, which differ only in how the processor may
 // move the read against the instructions around it:
@@ -43,17 +42,13 @@ type Counter struct {
 	rate TickRate
 	// mono makes every read the runtime's monotonic clock: see Monotonic.
 	mono bool
-	// spreadPPM is the SpreadPPM of the measurement that gave rate, where
-	// Discover measured it: what a Watch's tolerance must cover.
-	spreadPPM float32
 }
 
 // New returns a Counter that converts at rate, a rate the caller already
 // knows: from a config, or from a discovery this or another process made on
 // the same machine. It checks nothing, neither that the counter is invariant
 // nor that the rate is plausible nor that it is not zero: the caller vouches
-// for all three. A [Watch] of it holds the rate to the watch's tolerance
-// alone, not widened by a discovery's spread. New looks up, once per
+// for all three. New looks up, once per
 // process, which instructions the CPU offers the reads (on amd64, whether
 // it has RDTSCP).
 func New(rate TickRate) Counter {

@@ -166,7 +166,9 @@ func Discover() (Counter, error) {
 }
 
 // DiscoverDetails is [Discover], and also says how the rate was found, or how
-// far discovery got before it refused.
+// far discovery got before it refused. A [Watch] of the Counter covers a
+// measured rate's error where it is given the Discovery too
+// ([WatchOptions.Discovery]).
 func DiscoverDetails() (Counter, Discovery, error) {
 	// Before anything reads a clock: where RDTSC faults, so may time.Now,
 	// whose vDSO reads the counter too. The answer is the thread's, so
@@ -182,11 +184,7 @@ func DiscoverDetails() (Counter, Discovery, error) {
 	if err != nil {
 		return Counter{}, d, err
 	}
-	c := New(d.Rate)
-	if d.Source == SourceMeasured {
-		c.spreadPPM = float32(d.SpreadPPM)
-	}
-	return c, d, nil
+	return New(d.Rate), d, nil
 }
 
 // discover refuses what the platform must (reported), then checks or

@@ -292,14 +292,9 @@ func TestDiscoverHere(t *testing.T) {
 	if d.Took <= 0 || d.Took > 5*time.Second {
 		t.Errorf("discovery took %v", d.Took)
 	}
-	// The Counter holds a measured rate's spread, for a Watch to cover, and
-	// no spread for a rate the hardware reported.
-	want := float32(0)
-	if d.Source == SourceMeasured {
-		want = float32(d.SpreadPPM)
-	}
-	if c.spreadPPM != want {
-		t.Errorf("the Counter holds a spread of %v ppm, from a %v rate of spread %v ppm", c.spreadPPM, d.Source, d.SpreadPPM)
+	// The Counter holds its rate alone: the spread is the Discovery's.
+	if c != New(d.Rate) {
+		t.Errorf("Discover gave %+v; want New(%v), %+v", c, d.Rate, New(d.Rate))
 	}
 	// Two reads back to back, a millisecond apart at the most even on a
 	// loaded machine: the rate is not wildly off.

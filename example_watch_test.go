@@ -71,3 +71,22 @@ func ExampleWatch() {
 		}
 	}
 }
+
+// A service that discovers with DiscoverDetails gives its Watch the
+// Discovery too, so that the watch covers a measured rate's own error.
+func ExampleWatchOptions_discovery() {
+	c, d, err := counter.DiscoverDetails()
+	if err != nil {
+		log.Printf("no counter (%v): nothing to watch", err)
+		return
+	}
+	w, err := counter.NewWatch(c, counter.WatchOptions{Discovery: &d})
+	if err != nil {
+		log.Printf("cannot watch the counter: %v", err)
+		return
+	}
+	ctx, stop := context.WithTimeout(context.Background(), time.Second)
+	defer stop()
+	w.Run(ctx, 100*time.Millisecond)
+	log.Printf("the counter after a second: %v", w.State())
+}

@@ -82,7 +82,7 @@ func TestDiscoveryReport(t *testing.T) {
 
 	// Many in this process, for the tail: COUNTER_DISCOVERIES of them
 	// (100 unless set). Each is also held against the tolerance a Watch
-	// of its Counter would have, which must cover its distance.
+	// given its Discovery would have, which must cover its distance.
 	count := 100
 	if v, err := strconv.Atoi(os.Getenv("COUNTER_DISCOVERIES")); err == nil && v > 0 {
 		count = v
@@ -90,14 +90,14 @@ func TestDiscoveryReport(t *testing.T) {
 	ppm, took = ppm[:0], took[:0]
 	uncovered := 0
 	for range count {
-		c, d, err := DiscoverDetails()
+		_, d, err := DiscoverDetails()
 		if err != nil {
 			t.Errorf("a discovery refused after %v: %v", d.Took, err)
 			continue
 		}
 		took = append(took, float64(d.Took)/1e6)
 		ppm = append(ppm, off(d.Rate.Hertz()))
-		if tol := max(defaultRateTolerancePPM, coverDiscovery(c.spreadPPM)); math.Abs(ppm[len(ppm)-1]) > tol {
+		if tol := max(defaultRateTolerancePPM, coverDiscovery(&d)); math.Abs(ppm[len(ppm)-1]) > tol {
 			uncovered++
 		}
 	}

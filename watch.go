@@ -153,16 +153,22 @@ type WatchOptions struct {
 	CPUPeriod time.Duration
 
 	// RateTolerancePPM is how far, in ppm, the rate in use may be from
-	// the raw clock's before the watch says so: 2 where 0. [NewWatch]
-	// raises it, for a Counter whose rate [Discover] measured, to five
-	// times the spread of that measurement (at most 100 ppm), so that the
-	// discovery's own error raises no event. A rate from CPUID may be off
-	// by its crystal's tolerance, and a migration to another host may move
-	// the rate. A service that knows its rate is good
-	// (adopted from [Watch.Refined], say) may set it lower and see smaller
-	// changes and jumps; see [Watch] for what it adds to the thresholds.
-	// Negative, infinite or NaN is an error.
+	// the raw clock's before the watch says so: 2 where 0, raised to
+	// cover a measured rate's error where Discovery says so (below). A
+	// rate from CPUID may be off by its crystal's tolerance, and a
+	// migration to another host may move the rate. A service that knows
+	// its rate is good (adopted from [Watch.Refined], say) may set it
+	// lower and see smaller changes and jumps; see [Watch] for what it
+	// adds to the thresholds. Negative, infinite or NaN is an error.
 	RateTolerancePPM float64
+
+	// Discovery, where not nil, is how [DiscoverDetails] found the
+	// Counter's rate; its Rate must be the Counter's. Where it measured
+	// the rate ([SourceMeasured]), [NewWatch] raises RateTolerancePPM to
+	// five times that measurement's SpreadPPM (at most 100 ppm), so that
+	// the discovery's own error raises no event. A Counter from [Discover]
+	// or [New] is watched at RateTolerancePPM alone.
+	Discovery *Discovery
 
 	// OnEvent, where not nil, is called with each event, on the goroutine
 	// of [Watch.Run], after [Watch.State] has taken it in. It is how a
@@ -190,9 +196,9 @@ const (
 	// brings. NewWatch widens it where a discovery says it is less sure.
 	defaultRateTolerancePPM = 2
 
-	// A Watch of a Counter from Discover widens its tolerance to
-	// discoverySpreads times the spread of the measurement that gave the
-	// rate (SpreadPPM, an estimate of one standard deviation), at most
+	// A Watch given the Discovery that measured its rate widens its
+	// tolerance to discoverySpreads times the spread of that measurement
+	// (SpreadPPM, an estimate of one standard deviation), at most
 	// maxCoverPPM, so that the discovery's own error raises no event.
 	discoverySpreads = 5
 	maxCoverPPM      = 100
@@ -273,7 +279,8 @@ type watchDeps struct {
 }
 
 // NewWatch returns a Watch of c's counter at c's rate, or an error where
-// c has no rate, c is a [Monotonic] Counter, an option is out of range, or
+// c has no rate, c is a [Monotonic] Counter, an option is out of range or
+// [WatchOptions.Discovery] found another rate, or
 // this system has no raw monotonic clock to check the counter against
 // (every one but Linux and macOS; the error wraps [errors.ErrUnsupported]).
 // A Monotonic Counter reads the kernel's clock, which the kernel keeps and
@@ -284,8 +291,11 @@ func NewWatch(c Counter, opts WatchOptions) (*Watch, error) {
 	if c.mono {
 		return nil, errors.New("counter: a Monotonic Counter reads the kernel's own clock, which the kernel keeps: there is no counter to watch")
 	}
+	if d := opts.Discovery; d != nil && d.Rate.Hertz() != c.Rate().Hertz() {
+		return nil, errors.New("counter: the watch's Discovery found a rate of " + d.Rate.String() + ", not the Counter's " + c.Rate().String())
+	}
 	if opts.RateTolerancePPM >= 0 {
-		opts.RateTolerancePPM = max(cmp.Or(opts.RateTolerancePPM, defaultRateTolerancePPM), coverDiscovery(c.spreadPPM))
+		opts.RateTolerancePPM = max(cmp.Or(opts.RateTolerancePPM, defaultRateTolerancePPM), coverDiscovery(opts.Discovery))
 	}
 	return newWatch(c.Rate(), opts, watchDeps{
 		clocks:     machineClocks,
@@ -297,11 +307,15 @@ func NewWatch(c Counter, opts WatchOptions) (*Watch, error) {
 }
 
 // coverDiscovery returns the rate tolerance, in ppm, that covers the error
-// of a rate measured with a spread of spread ppm: discoverySpreads times it,
-// and at most maxCoverPPM where the measurement could not say its spread
-// (+Inf) or said more.
-func coverDiscovery(spread float32) float64 {
-	return min(discoverySpreads*float64(spread), maxCoverPPM)
+// of the rate d found: where d measured it, discoverySpreads times the
+// measurement's spread, and at most maxCoverPPM where the measurement could
+// not say its spread (+Inf) or said more; 0 where d is nil or the rate was
+// reported.
+func coverDiscovery(d *Discovery) float64 {
+	if d == nil || d.Source != SourceMeasured {
+		return 0
+	}
+	return min(discoverySpreads*d.SpreadPPM, maxCoverPPM)
 }
 
 func newWatch(rate TickRate, opts WatchOptions, deps watchDeps) (*Watch, error) {

@@ -800,30 +800,34 @@ func TestWatchReadersWhileRunning(t *testing.T) {
 	})
 }
 
-// TestWatchCoversDiscoverysSpread checks that a watch of a Counter whose rate
-// Discover measured tolerates five of that measurement's spreads, and that
-// the tolerance of a Counter from New, or one given explicitly and larger,
-// stands.
+// TestWatchCoversDiscoverysSpread checks that a watch given the Discovery
+// that measured its rate tolerates five of that measurement's spreads; that
+// the tolerance of a watch given none, or a Discovery whose rate was
+// reported, or one given explicitly and larger, stands; and that a
+// Discovery of another rate is refused.
 func TestWatchCoversDiscoverysSpread(t *testing.T) {
 	rate, _ := NewTickRate(2e9)
+	measured := func(spread float64) *Discovery {
+		return &Discovery{Rate: rate, Source: SourceMeasured, SpreadPPM: spread}
+	}
 	for _, tc := range []struct {
-		spread float32
-		opt    float64
-		want   float64 // ppm
+		d    *Discovery
+		opt  float64
+		want float64 // ppm
 	}{
-		{0, 0, 2}, // the default
-		{0, 3, 3},
-		{0.2, 0, 2},
-		{1, 0, 5},
-		{1, 2, 5},
-		{4, 0, 20},
-		{4, 30, 30},
-		{float32(math.Inf(1)), 0, 100}, // the cap
-		{30, 0, 100},
+		{nil, 0, 2}, // the default
+		{nil, 3, 3},
+		{measured(0), 0, 2},
+		{measured(0.2), 0, 2},
+		{measured(1), 0, 5},
+		{measured(1), 2, 5},
+		{measured(4), 0, 20},
+		{measured(4), 30, 30},
+		{measured(math.Inf(1)), 0, 100}, // the cap
+		{measured(30), 0, 100},
+		{&Discovery{Rate: rate, Source: SourceCrystal, SpreadPPM: 4}, 0, 2}, // a reported rate's check
 	} {
-		c := New(rate)
-		c.spreadPPM = tc.spread
-		w, err := NewWatch(c, WatchOptions{RateTolerancePPM: tc.opt})
+		w, err := NewWatch(New(rate), WatchOptions{RateTolerancePPM: tc.opt, Discovery: tc.d})
 		if errors.Is(err, errors.ErrUnsupported) {
 			t.Skip(err)
 		}
@@ -831,10 +835,15 @@ func TestWatchCoversDiscoverysSpread(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := w.det.tol * 1e6; math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("spread %v ppm, RateTolerancePPM %v: tolerance %v ppm; want %v", tc.spread, tc.opt, got, tc.want)
+			t.Errorf("Discovery %+v, RateTolerancePPM %v: tolerance %v ppm; want %v", tc.d, tc.opt, got, tc.want)
 		}
 	}
 	if _, err := NewWatch(New(rate), WatchOptions{RateTolerancePPM: -1}); err == nil {
 		t.Error("a negative tolerance was accepted")
+	}
+	other, _ := NewTickRate(3e9)
+	_, err := NewWatch(New(other), WatchOptions{Discovery: measured(1)})
+	if want := "counter: the watch's Discovery found a rate of 2 GHz, not the Counter's 3 GHz"; err == nil || err.Error() != want {
+		t.Errorf("a Discovery of another rate: %v; want %q", err, want)
 	}
 }
