@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"sync"
 	"time"
 
 	"github.com/tickstamp/counter/internal/rawclock"
@@ -47,10 +48,13 @@ type clockPair struct {
 // the read of [Counter.Begin], ordered both ways, and bracketNanos.
 var machineClocks = clockPair{counter: readBothWays, raw: bracketNanos}
 
-// bracketNanos is the brackets' read of the raw clock, [rawclock.Read]: on
-// Linux on amd64 through the vDSO, which it refuses where RDTSC faults on
-// the thread that settles the choice (readsFault).
-func bracketNanos() int64 { return rawclock.Read(readsFault) }
+// bracketNanos is the brackets' read of the raw clock, rawClock's.
+func bracketNanos() int64 { return rawClock().Read() }
+
+// rawClock is the brackets' read of the raw clock: on Linux on amd64
+// through the vDSO, unless RDTSC faults on the thread of the first bracket
+// (readsFault), which opens it for the process.
+var rawClock = sync.OnceValue(func() rawclock.Clock { return rawclock.Open(readsFault()) })
 
 func readBothWays() (Tickstamp, int) { return Tickstamp(readBegin()), -1 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/tickstamp/counter"
 )
 
-// The brackets' read of the raw clock on Linux (rawclock.Read), whichever it
+// The brackets' read of the raw clock on Linux (a rawclock.Clock), whichever it
 // is here, against the system call, by the width of the brackets it makes.
 
 // TestVdsoBracketWidth logs the narrowest bracket, in ticks of the counter,

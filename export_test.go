@@ -28,7 +28,7 @@ var (
 
 // BracketReadKind names the brackets' read of the raw clock: "vdso",
 // "system call" or "runtime" (rawclock.Kind).
-func BracketReadKind() string { return rawclock.Kind(readsFault) }
+func BracketReadKind() string { return rawClock().Kind() }
 
 // TightestBracket returns the width, in ticks, of the narrowest of
 // maxBrackets brackets of raw between two reads of Counter.Begin, as the

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter/internal/affinity"
-	"github.com/tickstamp/counter/internal/rawclock"
 )
 
 // TestDiscoveryReport is the discovery's precision report, not a pass/fail
@@ -76,7 +75,7 @@ func TestDiscoveryReport(t *testing.T) {
 	if len(ppm) == 0 {
 		t.Fatal("every discovery refused")
 	}
-	t.Logf("20 fresh processes (brackets by %s), each, ppm: %.3f", rawclock.Kind(readsFault), ppm)
+	t.Logf("20 fresh processes (brackets by %s), each, ppm: %.3f", rawClock().Kind(), ppm)
 	t.Logf("distance from the reference: median %.3f ppm, worst %.3f ppm", medianAbs(ppm), worstAbs(ppm))
 	t.Logf("discovery took: median %.2f ms, worst %.2f ms", medianAbs(took), worstAbs(took))
 

@@ -97,9 +97,10 @@ func reportReads(r *report, c counter.Counter, opts options, derr error) {
 		c = counter.New(counter.TickRate{})
 	}
 	r.ReadNS = readCosts(c)
-	// The faults check is nil: inspect reads nothing where the counter's
-	// instruction faults (ErrDisabled), the one case the check is for.
-	r.BracketRead, r.BracketReadNS = rawclock.Kind(nil), round(float64(rawclock.Cost(nil))/float64(time.Nanosecond), 1)
+	// Opened for a thread where RDTSC does not fault: inspect reads nothing
+	// where the counter's instruction faults (ErrDisabled).
+	raw := rawclock.Open(false)
+	r.BracketRead, r.BracketReadNS = raw.Kind(), round(float64(raw.Cost())/float64(time.Nanosecond), 1)
 	step := smallestStep(c)
 	r.StepTicks = int64(step)
 	r.StepNS = round(ns(step, c.Rate()), 1)

@@ -8,7 +8,7 @@
 // TSC rate); the counter's drift against the raw monotonic clock over a
 // window; the cost of each kind of read next to time.Now, and how the
 // package's brackets read the raw clock and at what cost (bracket_read,
-// bracket_read_ns: rawclock.Kind and Cost); the counter's resolution, its
+// bracket_read_ns: rawclock.Clock.Kind and Cost); the counter's resolution, its
 // least increment (resolution_ticks, resolution_ns), beside the least
 // advance one read sees (step_ticks, step_ns), which is about a read's cost
 // where reads are slower than the counter; the read floor, the p50, p99 and

@@ -55,8 +55,8 @@ type report struct {
 	StepTicks int64 `json:"step_ticks"`
 	// How the package's brackets (discovery, the per-CPU check, the
 	// watch) read the raw clock: "vdso", "system call" or "runtime"
-	// (rawclock.Kind), and the median ns of one such read
-	// (rawclock.Cost). Empty and 0 where reads were skipped.
+	// (rawclock.Clock.Kind), and the median ns of one such read
+	// (rawclock.Clock.Cost). Empty and 0 where reads were skipped.
 	BracketRead   string  `json:"bracket_read"`
 	BracketReadNS float64 `json:"bracket_read_ns"`
 	StepNS        float64 `json:"step_ns"` // StepTicks at the rate; 0 when refused

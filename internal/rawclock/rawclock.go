@@ -5,11 +5,12 @@
 // have no such clock ([Have] is false).
 //
 // It reads the clock two ways. [Syscall] makes a system call, everywhere.
-// [Read] is the brackets' read: on Linux on amd64 it calls the vDSO's
-// clock_gettime, which reads the clock without entering the kernel, where
-// the kernel offers it there and it answers; elsewhere, and with the purego
-// build tag, it is [Syscall]. [Kind] says which one Read is, and [Cost] what
-// it costs.
+// A [Clock], from [Open], is the brackets' read: on Linux on amd64 it calls
+// the vDSO's clock_gettime, which reads the clock without entering the
+// kernel, where the kernel offers it there, it answers, and RDTSC does not
+// fault on the caller's thread; elsewhere, and with the purego build tag, it
+// is [Syscall]. [Clock.Kind] says which one it is, and [Clock.Cost] what it
+// costs.
 //
 // The counter package reads the clock through this package, and so does
 // cmd/counterinfo, which reports how the brackets read it.
@@ -22,7 +23,7 @@ import (
 )
 
 // Have reports whether the system has a raw monotonic clock: true on Linux
-// and macOS. Where it is false, [Syscall] and [Read] return the runtime's
+// and macOS. Where it is false, [Syscall] and [Clock.Read] return the runtime's
 // monotonic clock instead.
 const Have = have
 
@@ -39,33 +40,35 @@ const Have = have
 // the kernel refuses it all the same.
 func Syscall() int64 { return syscallNanos() }
 
-// Read returns the raw monotonic clock in nanoseconds, read the quickest way
-// the process has: through the vDSO (see the package doc) where the first
-// call of Read, [Kind] or [Cost] settled on it, else by [Syscall], and by
-// Syscall again wherever the vDSO returns an error. The vDSO's read
-// executes RDTSC where the kernel's clocksource reads the TSC, so the
-// settling call asks faults first whether RDTSC faults on the calling
-// thread, and where it does, settles on Syscall without trying the vDSO. A
-// nil faults is a caller's word that RDTSC does not fault on its thread;
-// calls after the first do not ask. Read makes no allocation.
-func Read(faults func() bool) int64 { return read(faults) }
+// Open returns the quickest read of the raw clock for a caller whose thread
+// RDTSC faults on or not (prctl's PR_SET_TSC; the counter package asks):
+// through the vDSO (see the package doc) where faults is false, else by
+// [Syscall]. The vDSO's read executes RDTSC where the kernel's clocksource
+// reads the TSC, which is why a faulting thread must not take it. The first
+// Open in the process that does not fault looks the vDSO's clock_gettime up
+// and tries it; the others reuse what it found. Open allocates nothing
+// after that first look-up.
+func Open(faults bool) Clock { return open(faults) }
 
-// Kind names the read [Read] makes: "vdso", "system call", or "runtime"
-// where [Have] is false. Where nothing has settled Read's choice yet, Kind
-// settles it, asking faults as Read does.
-func Kind(faults func() bool) string {
+// Read returns the raw monotonic clock in nanoseconds, by the read Open
+// chose, and by [Syscall] wherever the vDSO returns an error. It makes no
+// allocation.
+func (c Clock) Read() int64 { return c.read() }
+
+// Kind names the read [Clock.Read] makes: "vdso", "system call", or
+// "runtime" where [Have] is false.
+func (c Clock) Kind() string {
 	if !Have {
 		return "runtime"
 	}
-	return kind(faults)
+	return c.kind()
 }
 
-// Cost measures what one [Read] costs on the calling goroutine: the
+// Cost measures what one [Clock.Read] costs on the calling goroutine: the
 // median, over 31 batches of 64 reads, of a batch's time a read. It reads
 // the raw clock about 2,000 times, and the runtime's monotonic clock twice a
-// batch; it settles Read's choice as Read does, and is 0 where [Have] is
-// false.
-func Cost(faults func() bool) time.Duration {
+// batch; it is 0 where [Have] is false.
+func (c Clock) Cost() time.Duration {
 	if !Have {
 		return 0
 	}
@@ -74,7 +77,7 @@ func Cost(faults func() bool) time.Duration {
 	for i := range per {
 		t0 := nanotime()
 		for range reads {
-			Read(faults)
+			c.Read()
 		}
 		per[i] = (nanotime() - t0) / reads
 	}

@@ -16,7 +16,8 @@ func TestHave(t *testing.T) {
 	if rawclock.Have != want {
 		t.Fatalf("Have = %v on %s; want %v", rawclock.Have, runtime.GOOS, want)
 	}
-	kind, cost := rawclock.Kind(nil), rawclock.Cost(nil)
+	c := rawclock.Open(false)
+	kind, cost := c.Kind(), c.Cost()
 	switch {
 	case !want && (kind != "runtime" || cost != 0):
 		t.Errorf("Kind() = %q, Cost() = %v without a raw clock; want \"runtime\" and 0", kind, cost)
@@ -35,9 +36,10 @@ func TestHave(t *testing.T) {
 func TestClockAgreesWithTime(t *testing.T) {
 	const sleep = 50 * time.Millisecond
 	t0 := time.Now()
-	s0, r0 := rawclock.Syscall(), rawclock.Read(nil)
+	c := rawclock.Open(false)
+	s0, r0 := rawclock.Syscall(), c.Read()
 	time.Sleep(sleep)
-	r1, s1 := rawclock.Read(nil), rawclock.Syscall()
+	r1, s1 := c.Read(), rawclock.Syscall()
 	since := time.Since(t0)
 	lo, hi := sleep-sleep/2000, since+since/2000+time.Microsecond
 	for name, d := range map[string]time.Duration{"Syscall": time.Duration(s1 - s0), "Read": time.Duration(r1 - r0)} {
@@ -47,13 +49,17 @@ func TestClockAgreesWithTime(t *testing.T) {
 	}
 }
 
-// TestReadAllocatesNothing checks that Read, and the faults check it is
-// given, make no allocation once settled.
+// TestReadAllocatesNothing checks that Read makes no allocation, nor Open
+// once the vDSO has been looked up.
 func TestReadAllocatesNothing(t *testing.T) {
-	faults := func() bool { return false }
-	rawclock.Read(faults)
-	if n := testing.AllocsPerRun(1000, func() { rawclock.Read(faults) }); n != 0 {
+	c := rawclock.Open(false)
+	if n := testing.AllocsPerRun(1000, func() { c.Read() }); n != 0 {
 		t.Errorf("Read allocates %v times a call; want 0", n)
+	}
+	for _, faults := range []bool{false, true} {
+		if n := testing.AllocsPerRun(1000, func() { rawclock.Open(faults).Read() }); n != 0 {
+			t.Errorf("Open(%v) allocates %v times a call; want 0", faults, n)
+		}
 	}
 }
 
@@ -67,13 +73,14 @@ func TestCostIsOneRead(t *testing.T) {
 	}
 	const batches, reads = 31, 64
 	var cost, here time.Duration
+	c := rawclock.Open(false)
 	for range 3 {
-		cost = rawclock.Cost(nil)
+		cost = c.Cost()
 		var per [batches]time.Duration
 		for i := range per {
 			t0 := time.Now()
 			for range reads {
-				rawclock.Read(nil)
+				c.Read()
 			}
 			per[i] = time.Since(t0) / reads
 		}
@@ -86,16 +93,16 @@ func TestCostIsOneRead(t *testing.T) {
 	t.Errorf("Cost() = %v; want within a factor of 1.6 of the %v a read measured here", cost, here)
 }
 
-// TestSettledOnce checks that once Read's choice has settled, no call asks
-// its faults check again.
-func TestSettledOnce(t *testing.T) {
-	rawclock.Read(nil)
-	asked := 0
-	faults := func() bool { asked++; return true }
-	rawclock.Read(faults)
-	rawclock.Kind(faults)
-	rawclock.Cost(faults)
-	if asked != 0 {
-		t.Errorf("the faults check was asked %d times after the choice settled; want 0", asked)
+// TestOpenFaulting checks that a Clock opened for a thread where RDTSC
+// faults reads by the system call, and says so, whatever the vDSO offers.
+func TestOpenFaulting(t *testing.T) {
+	c := rawclock.Open(true)
+	if k := c.Kind(); rawclock.Have && k != "system call" {
+		t.Errorf("Kind() = %q for a faulting thread; want \"system call\"", k)
+	}
+	s0 := rawclock.Syscall()
+	v := c.Read()
+	if s1 := rawclock.Syscall(); rawclock.Have && (v < s0 || s1 < v) {
+		t.Errorf("Read() = %d, not between the system call's %d and %d", v, s0, s1)
 	}
 }

@@ -20,10 +20,13 @@ var (
 	ELFFuncOffset = elfFuncOffset
 	// VDSOFunc is the look-up of a function in the vDSO the kernel mapped.
 	VDSOFunc = vdsoFunc
-	// Choose is Read's choice of the vDSO's clock_gettime, asking faults,
-	// from the auxiliary vector that auxv returns; a test gives it a vector
-	// without the vDSO, or a faulting thread, to force the system call.
+	// Choose is Open's choice of the vDSO's clock_gettime that find
+	// returns, for a thread that faults or not.
 	Choose = choose
+	// FindVDSOClock is the look-up of the vDSO's clock_gettime through the
+	// auxiliary vector that auxv returns; a test gives it a vector without
+	// the vDSO to force the system call.
+	FindVDSOClock = findVDSOClock
 	// Via is Read's read, through the vDSO's function at fn, or by the
 	// system call where fn is 0.
 	Via = via
@@ -31,12 +34,9 @@ var (
 	VDSOClockGettime = vdsoClockGettime
 )
 
-// Settled returns Read's settled choice, settling it as Read(nil) would
-// where nothing has: the vDSO's clock_gettime, or 0 and why not.
-func Settled() (uintptr, error) {
-	choice(nil)
-	return vdso.fn, vdso.err
-}
+// Chosen returns the Clock's choice: the vDSO's clock_gettime, or 0 and why
+// not.
+func (c Clock) Chosen() (uintptr, error) { return c.fn, c.why }
 
 // VDSOImage returns a copy of the vDSO's image whose ELF header is at base,
 // its size taken as the look-up takes it.

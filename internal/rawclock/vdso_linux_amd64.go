@@ -25,28 +25,38 @@ const (
 // false. It is in vdso_linux_amd64.s.
 func vdsoClockGettime(fn uintptr, clock int32) (ns int64, ok bool)
 
-// vdso is Read's choice, settled once, by the first read or kind: fn is the
-// vDSO's clock_gettime where it was found and answered, else 0, and err
-// says why not.
+// A Clock is the brackets' read of the raw clock, as [Open] chose it: fn is
+// the vDSO's clock_gettime where Open chose it, else 0, and why says why
+// not. The zero Clock reads by the system call.
+type Clock struct {
+	fn  uintptr
+	why error
+}
+
+// vdso is the look-up of the vDSO's clock_gettime, made once, by the first
+// Open whose thread does not fault: fn where it was found and answered,
+// else 0, and err says why not.
 var vdso struct {
 	once sync.Once
 	fn   uintptr
 	err  error
 }
 
-// choice returns Read's choice, settling it first where nothing has,
-// asking faults as Read's doc says.
-func choice(faults func() bool) uintptr {
-	vdso.once.Do(func() { vdso.fn, vdso.err = choose(faults, unix.Auxv) })
-	return vdso.fn
+// open is Open.
+func open(faults bool) Clock {
+	fn, err := choose(faults, func() (uintptr, error) {
+		vdso.once.Do(func() { vdso.fn, vdso.err = findVDSOClock(unix.Auxv) })
+		return vdso.fn, vdso.err
+	})
+	return Clock{fn, err}
 }
 
-// read is Read: through the vDSO where the choice settled on it.
-func read(faults func() bool) int64 { return via(choice(faults)) }
+// read is Clock.Read: through the vDSO where Open chose it.
+func (c Clock) read() int64 { return via(c.fn) }
 
-// kind names Read's read: "vdso" or "system call".
-func kind(faults func() bool) string {
-	if choice(faults) != 0 {
+// kind names the read: "vdso" or "system call".
+func (c Clock) kind() string {
+	if c.fn != 0 {
 		return "vdso"
 	}
 	return "system call"
@@ -63,15 +73,14 @@ func via(fn uintptr) int64 {
 	return syscallNanos()
 }
 
-// choose returns the vDSO's clock_gettime for Read, found through the
-// auxiliary vector that auxv returns, or 0 and why not. Where faults (if not
-// nil) reports that RDTSC faults on the calling thread, it returns 0 without
-// looking: the vDSO's read executes RDTSC.
-func choose(faults func() bool, auxv func() ([][2]uintptr, error)) (uintptr, error) {
-	if faults != nil && faults() {
+// choose returns the vDSO's clock_gettime that find returns, or 0 and why
+// not. Where faults reports that RDTSC faults on the calling thread, it
+// returns 0 without looking: the vDSO's read executes RDTSC.
+func choose(faults bool, find func() (uintptr, error)) (uintptr, error) {
+	if faults {
 		return 0, errors.New("counter: RDTSC faults on this thread, and the vDSO's clock_gettime executes it")
 	}
-	return findVDSOClock(auxv)
+	return find()
 }
 
 // findVDSOClock returns the vDSO's clock_gettime, found through the

@@ -11,8 +11,15 @@
 
 package rawclock
 
-// read is Read: Syscall, there being nothing to settle or to ask faults.
-func read(func() bool) int64 { return syscallNanos() }
+// A Clock is the brackets' read of the raw clock, as [Open] chose it: here,
+// always [Syscall], there being no vDSO read to choose.
+type Clock struct{}
 
-// kind names Read's read where Have is true: the system call.
-func kind(func() bool) string { return "system call" }
+// open is Open: the system call, whatever faults says.
+func open(bool) Clock { return Clock{} }
+
+// read is Clock.Read: Syscall.
+func (Clock) read() int64 { return syscallNanos() }
+
+// kind names the read where Have is true: the system call.
+func (Clock) kind() string { return "system call" }
