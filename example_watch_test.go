@@ -20,7 +20,7 @@ func ExampleWatch() {
 	var clock atomic.Pointer[counter.Clock]
 	use := func(c counter.Clock) { clock.Store(&c) }
 
-	c, err := counter.Discover()
+	c, d, err := counter.DiscoverDetails()
 	if err != nil {
 		log.Printf("no counter (%v): timing with the monotonic clock", err)
 		use(counter.Monotonic())
@@ -31,7 +31,7 @@ func ExampleWatch() {
 	ctx, stop := context.WithTimeout(context.Background(), 3*time.Second)
 	defer stop()
 	events := make(chan counter.Event, 16)
-	w, err := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) {
+	w, err := counter.NewWatch(c, counter.WatchOptions{Discovery: &d, OnEvent: func(e counter.Event) {
 		select {
 		case events <- e:
 		default: // the service is behind: w.State() still holds the worst

@@ -128,7 +128,7 @@ func TestREADMEForANewcomer(t *testing.T) {
 		"ctx": regexp.MustCompile(`\bctx\b`),
 	}
 	makes := map[string]*regexp.Regexp{
-		"c":   regexp.MustCompile(`(^|[(,])\s*c(, err)? :?=|\(c counter\.Counter`),
+		"c":   regexp.MustCompile(`(^|[(,])\s*c(, \w+)* :?=|\(c counter\.Counter`),
 		"h":   regexp.MustCompile(`^h(, ctx)? :?= counter\.NewHistogram\(`),
 		"ctx": regexp.MustCompile(`(^|, )ctx(, (stop|cancel))? :?= `),
 	}
