@@ -14,10 +14,10 @@ import (
 // inspect does every check and returns the report: the platform's facts,
 // discovery, and then whatever of the counter's reads, drift and cross-core
 // behaviour discovery's outcome lets it measure.
-func inspect(opts options) (report, counter.Counter) {
+func inspect(opts options) (report, counter.Counter, *counter.Discovery) {
 	r := newReport()
 	platformFacts(&r)
-	c, err := reportDiscovery(&r, opts.discover)
+	c, disc, err := reportDiscovery(&r, opts.discover)
 	r.WindowMS = float64(opts.window) / float64(time.Millisecond)
 	r.DriftAgainst = rawClockName()
 	if errors.Is(err, counter.ErrDisabled) {
@@ -26,16 +26,18 @@ func inspect(opts options) (report, counter.Counter) {
 		why := "skipped: the counter's instruction faults in this process"
 		r.DriftNote, r.ReadNote, r.CrossCore.Reason = why, why, why
 	} else {
-		reportReads(&r, c, opts, err)
+		reportReads(&r, c, disc, opts, err)
 	}
 	r.Warnings = append(r.Warnings, warnings(r)...)
-	return r, c
+	return r, c, disc
 }
 
 // reportDiscovery runs discover and fills r's discovery fields, invariance
 // included, from its result. It returns the counter discovery gave (the
-// zero Counter where it refused) and discovery's error.
-func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) {
+// zero Counter where it refused), how it found the rate (nil where it
+// refused), for the watches to cover a measured rate's error, and
+// discovery's error.
+func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, *counter.Discovery, error) {
 	c, d, err := discover()
 	r.InvariantTSC, r.invariantWhy = invariantDecision(r.GOARCH, err)
 	r.DiscoverMS = round(float64(d.Took)/float64(time.Millisecond), 3)
@@ -46,7 +48,7 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 		r.Refusal = err.Error()
 		r.Instead = instead(err)
 		r.UncertaintyFrom = "none: discovery refused"
-		return c, err
+		return c, nil, err
 	}
 	r.Usable = true
 	r.RateHz = c.Rate().Hertz()
@@ -56,7 +58,7 @@ func reportDiscovery(r *report, discover discoverFunc) (counter.Counter, error) 
 	if r.KernelHz != 0 {
 		r.KernelPPM = roundPPM((float64(r.RateHz)-float64(r.KernelHz))/float64(r.KernelHz)*1e6, 3)
 	}
-	return c, nil
+	return c, &d, nil
 }
 
 // reportCPUOffsets fills r's per-CPU offsets from the check Discover made,
@@ -90,7 +92,7 @@ func reportCPUOffsets(r *report, d counter.Discovery, derr error) {
 // refused counter still reads (at the zero rate, with the instructions this
 // CPU has), but has no rate to convert a drift or a floor at and is not
 // checked across CPUs.
-func reportReads(r *report, c counter.Counter, opts options, derr error) {
+func reportReads(r *report, c counter.Counter, disc *counter.Discovery, opts options, derr error) {
 	if derr != nil {
 		// New makes End and NowCPU use the instructions this CPU has, as
 		// a usable counter's would.
@@ -113,7 +115,7 @@ func reportReads(r *report, c counter.Counter, opts options, derr error) {
 	if derr != nil {
 		r.DriftNote = "not measured: discovery refused, so there is no rate to convert ticks at"
 	} else {
-		reportDrift(r, c, opts.window)
+		reportDrift(r, c, disc, opts.window)
 	}
 	switch {
 	case derr != nil:

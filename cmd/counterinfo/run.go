@@ -79,7 +79,7 @@ func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int
 		return status
 	}
 	opts.discover = discover
-	r, c := inspect(opts)
+	r, c, disc := inspect(opts)
 	if err := writeReport(stdout, r, opts.format()); err != nil {
 		fmt.Fprintf(stderr, "counterinfo: the report could not be written: %v\n", err)
 		return exitWrite
@@ -91,7 +91,7 @@ func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int
 		return exitRefused
 	}
 	if opts.watch > 0 {
-		untrusted, notRun, err := watchLive(stdout, c, opts.watch, opts.period, opts.json)
+		untrusted, notRun, err := watchLive(stdout, c, disc, opts.watch, opts.period, opts.json)
 		if err != nil {
 			fmt.Fprintf(stderr, "counterinfo: -watch: the watch's output could not be written: %v\n", err)
 			return exitWrite

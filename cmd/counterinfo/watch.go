@@ -63,14 +63,16 @@ func checkWatchPeriod(period time.Duration) error {
 // discovery and the watch take, no copy of them here), and fills r's drift
 // from the watch's refined rate: the counter's rate against the raw clock,
 // less the rate c converts at. The bound is two standard errors of the
-// refined rate. What the watch raised meanwhile becomes a warning.
-func reportDrift(r *report, c counter.Counter, window time.Duration) {
+// refined rate. What the watch raised meanwhile becomes a warning. disc,
+// where not nil, is how discovery found c's rate: the watch then covers a
+// measured rate's own error, as a service's watch given it would.
+func reportDrift(r *report, c counter.Counter, disc *counter.Discovery, window time.Duration) {
 	period := window / driftChecks
 	if checkWatchPeriod(period) != nil {
 		period = window / 2
 	}
 	var events []counter.Event
-	w, err := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) { events = append(events, e) }})
+	w, err := counter.NewWatch(c, counter.WatchOptions{Discovery: disc, OnEvent: func(e counter.Event) { events = append(events, e) }})
 	if err != nil {
 		r.DriftNote = "not measured: " + err.Error()
 		return
@@ -140,7 +142,9 @@ func ppmFrom(rate, base counter.TickRate) float64 {
 	return (hz - baseHz) / baseHz * 1e6
 }
 
-// watchLive runs the watch on c for d at period, writing each event to out
+// watchLive runs the watch on c for d at period (covering a measured rate's
+// error where disc, discovery's account of c's rate, is not nil), writing
+// each event to out
 // as it happens (a line of the table's form, or with asJSON a JSON object a
 // line, "kind": "event"), and at the end the refined rate and the watch's
 // state (with asJSON, the "summary" line). Where out is a terminal and
@@ -149,7 +153,7 @@ func ppmFrom(rate, base counter.TickRate) float64 {
 // returns whether an event made the counter untrusted, why the watch could
 // not run (no raw clock to watch against, say), and the first error of a
 // write.
-func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON bool) (untrusted bool, notRun, err error) {
+func watchLive(out io.Writer, c counter.Counter, disc *counter.Discovery, d, period time.Duration, asJSON bool) (untrusted bool, notRun, err error) {
 	var mu sync.Mutex // orders the writes of the watch's goroutine and the status line's
 	live := !asJSON && isTerminal(out)
 	note := func(werr error) {
@@ -158,7 +162,7 @@ func watchLive(out io.Writer, c counter.Counter, d, period time.Duration, asJSON
 		}
 	}
 	events := 0
-	w, nerr := counter.NewWatch(c, counter.WatchOptions{OnEvent: func(e counter.Event) {
+	w, nerr := counter.NewWatch(c, counter.WatchOptions{Discovery: disc, OnEvent: func(e counter.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if live {

@@ -196,12 +196,12 @@ func TestCPUOffsetsReported(t *testing.T) {
 // second is status 3.
 func TestWatchLiveErrors(t *testing.T) {
 	var buf strings.Builder
-	if _, notRun, err := watchLive(&buf, counter.Counter{}, 50*time.Millisecond, 10*time.Millisecond, true); notRun == nil || err != nil {
+	if _, notRun, err := watchLive(&buf, counter.Counter{}, nil, 50*time.Millisecond, 10*time.Millisecond, true); notRun == nil || err != nil {
 		t.Errorf("a Counter without a rate: not run %v, write error %v; want a reason not to run and no write error", notRun, err)
 	}
 	rate, _ := counter.NewTickRate(1_000_000_000)
 	c := counter.New(rate) // watchable wherever there is a raw clock
-	_, notRun, err := watchLive(errWriter{errors.New("disk full")}, c, 30*time.Millisecond, 10*time.Millisecond, false)
+	_, notRun, err := watchLive(errWriter{errors.New("disk full")}, c, nil, 30*time.Millisecond, 10*time.Millisecond, false)
 	if notRun != nil {
 		t.Skipf("no watch here: %v", notRun)
 	}
@@ -234,7 +234,7 @@ func TestWatchLiveStatus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			isTerminal = func(io.Writer) bool { return tc.terminal }
 			var buf strings.Builder
-			if _, notRun, err := watchLive(&buf, c, 150*time.Millisecond, 20*time.Millisecond, tc.json); notRun != nil || err != nil {
+			if _, notRun, err := watchLive(&buf, c, nil, 150*time.Millisecond, 20*time.Millisecond, tc.json); notRun != nil || err != nil {
 				t.Fatalf("watchLive: %v, %v", notRun, err)
 			}
 			out := buf.String()
@@ -308,13 +308,13 @@ func TestReportDriftShortWindow(t *testing.T) {
 		t.Skipf("discovery refused: %v", err)
 	}
 	var r report
-	reportDrift(&r, c, leastWindow)
+	reportDrift(&r, c, nil, leastWindow)
 	if r.DriftNote != "" || r.DriftBoundPPM <= 0 {
 		t.Errorf("the least window, %v: note %q, bound %v ppm; want the drift measured at half the window", leastWindow, r.DriftNote, r.DriftBoundPPM)
 	}
 	// A shorter window, which -window refuses, measures nothing.
 	r = report{}
-	reportDrift(&r, c, 15*time.Millisecond)
+	reportDrift(&r, c, nil, 15*time.Millisecond)
 	if !strings.Contains(r.DriftNote, "not measured: counter: a watch cannot check every 7.5ms") {
 		t.Errorf("a 15ms window: note %q; want the watch's refusal", r.DriftNote)
 	}
