@@ -142,17 +142,16 @@ func ppmFrom(rate, base counter.TickRate) float64 {
 	return (hz - baseHz) / baseHz * 1e6
 }
 
-// watchLive runs the watch on c for d at period (covering a measured rate's
-// error where disc, discovery's account of c's rate, is not nil), writing
-// each event to out
-// as it happens (a line of the table's form, or with asJSON a JSON object a
-// line, "kind": "event"), and at the end the refined rate and the watch's
-// state (with asJSON, the "summary" line). Where out is a terminal and
-// asJSON is false, a status line below the events says how far the watch
-// has got, redrawn in place every statusEvery. It
-// returns whether an event made the counter untrusted, why the watch could
-// not run (no raw clock to watch against, say), and the first error of a
-// write.
+// watchLive runs the watch on c for d at period, covering a measured
+// rate's error where disc, discovery's account of c's rate, is not nil. It
+// writes each event to out as it happens (a line of the table's form, or
+// with asJSON a JSON object a line, "kind": "event"), and at the end the
+// refined rate and the watch's state (with asJSON, the "summary" line).
+// Where out is a terminal and asJSON is false, a status line below the
+// events says how far the watch has got, redrawn in place every
+// statusEvery. It returns whether an event made the counter untrusted, why
+// the watch could not run (no raw clock to watch against, say), and the
+// first error of a write.
 func watchLive(out io.Writer, c counter.Counter, disc *counter.Discovery, d, period time.Duration, asJSON bool) (untrusted bool, notRun, err error) {
 	var mu sync.Mutex // orders the writes of the watch's goroutine and the status line's
 	live := !asJSON && isTerminal(out)
