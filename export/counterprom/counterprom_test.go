@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -437,8 +437,11 @@ func TestBadOptions(t *testing.T) {
 }
 
 // TestOverlappingScrapes scrapes one Collector from two registries at
-// once, over and over, while four writers record: each registry's counts
-// never fall, and once the writers stop a scrape holds every span.
+// once, over and over, while four writers record: the writers go on, a
+// round of spans at a time, until each registry has scraped ten times, so
+// the scrapes overlap the recording however slow the machine. Each
+// registry's counts never fall, and once the writers stop a scrape holds
+// every span.
 func TestOverlappingScrapes(t *testing.T) {
 	h := counter.NewHistogram()
 	c := counterprom.New(h, rate(t), counterprom.Opts{Name: "busy_seconds", Buckets: bounds, NativeHistogramBucketFactor: 1.1})
@@ -446,17 +449,19 @@ func TestOverlappingScrapes(t *testing.T) {
 	for _, reg := range regs {
 		reg.MustRegister(c)
 	}
-	const writers, spans = 4, 20_000
+	const writers, round = 4, 2_000
+	var scraped atomic.Int32 // the registries that have scraped ten times
+	rounds := make([]int, writers)
 	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Go(func() {
 			r := h.Recorder()
 			defer r.Close()
-			for i, d := range spread(uint64(w), spans) {
-				r.Record(d)
-				if i%500 == 0 {
-					time.Sleep(100 * time.Microsecond) // let scrapes come between
+			for scraped.Load() < int32(len(regs)) {
+				for _, d := range spread(uint64(w), round) {
+					r.Record(d)
 				}
+				rounds[w]++
 			}
 		})
 	}
@@ -466,12 +471,9 @@ func TestOverlappingScrapes(t *testing.T) {
 		scrapers.Go(func() {
 			var last uint64
 			var lastSum float64
-			for n := 0; ; n++ {
+			for n := 1; ; n++ {
 				select {
 				case <-done:
-					if n < 10 {
-						t.Errorf("only %d scrapes while the writers recorded", n)
-					}
 					return
 				default:
 				}
@@ -480,6 +482,9 @@ func TestOverlappingScrapes(t *testing.T) {
 					t.Errorf("count %d after %d, sum %v after %v", hist.GetSampleCount(), last, hist.GetSampleSum(), lastSum)
 				}
 				last, lastSum = hist.GetSampleCount(), hist.GetSampleSum()
+				if n == 10 {
+					scraped.Add(1)
+				}
 			}
 		})
 	}
@@ -489,8 +494,10 @@ func TestOverlappingScrapes(t *testing.T) {
 	// The same spans, recorded into a Histogram of the test's own.
 	same := counter.NewHistogram()
 	for w := range writers {
-		for _, d := range spread(uint64(w), spans) {
-			same.Record(d)
+		for range rounds[w] {
+			for _, d := range spread(uint64(w), round) {
+				same.Record(d)
+			}
 		}
 	}
 	var want counter.Snapshot
