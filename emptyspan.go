@@ -27,12 +27,12 @@ func (c Counter) Floor(p Pair, dst *Snapshot) {
 	if p == BeginEnd {
 		for range emptyspan.Count {
 			t0 := c.Begin()
-			dst.record(c.End().Sub(t0))
+			dst.addSpan(c.End().Sub(t0))
 		}
 		return
 	}
 	for range emptyspan.Count {
 		t0 := c.Now()
-		dst.record(c.Now().Sub(t0))
+		dst.addSpan(c.Now().Sub(t0))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/tickstamp/counter/internal/handover"
 )
 
 // A Histogram collects spans as a distribution, in ticks, on the hot path,
@@ -42,36 +44,9 @@ type Histogram struct {
 	// shift turns a 64-bit hash into a shard's index: 64 less log₂ of
 	// the number of shards.
 	shift uint8
-	// barrier is how Interval makes the writers' stores visible and
-	// orders them with its own (see rec).
-	barrier barrier
-
-	// interval is held by Interval throughout, so that intervals take
-	// turns, and by Recorder.Close; it guards what follows up to mu.
-	interval sync.Mutex
-	// pending holds the spans of the Recorders given up since the last
-	// Interval.
-	pending Snapshot
-	// copied is the tally Interval copies a writer's into; scan and taken
-	// are its lists, kept to allocate nothing.
-	copied *tally
-	scan   []*rec
-	taken  []taken
-
-	// mu guards what follows. It is held briefly, and never while waiting
-	// for anything else.
-	mu sync.Mutex
-	// recs are the writers Interval collects: the attached Recorders and
-	// the shards.
-	recs []*rec
-	// spare are empty tallies for Interval and writers to install.
-	spare []*tally
-}
-
-// A taken tally is one Interval swapped out of w.
-type taken struct {
-	w   *rec
-	old *tally
+	// c collects the shards and the Recorders, without their help
+	// (internal/handover says how).
+	c *handover.Collector
 }
 
 // A shard is one of the Histogram's locked writers; padded so that two
@@ -84,70 +59,25 @@ type shard struct {
 	owner atomic.Uintptr
 	_     [56]byte
 	mu    sync.Mutex
-	w     rec
+	w     handover.Writer
 }
-
-// A barrier is how Interval orders the writers' plain stores with its own
-// accesses, after it swaps their tallies and before it reads their words.
-type barrier uint8
-
-const (
-	// noBarrier: the writers' stores are atomic (publish_other.go), and so
-	// ordered with Interval's already.
-	noBarrier barrier = iota
-	// membarrierBarrier: membarrier(2) runs a full barrier on each CPU that
-	// runs one of the process's threads.
-	membarrierBarrier
-	// stopTheWorld: runtime.ReadMemStats stops the world, and every thread
-	// that runs Go code passes through the scheduler's atomic instructions
-	// to stop; a thread in a system call passed through them on its way in.
-	stopTheWorld
-)
-
-// processBarrier is the barrier of every Histogram, decided by the first
-// NewHistogram of the process.
-var processBarrier = sync.OnceValue(func() barrier {
-	switch {
-	case !plainStores:
-		return noBarrier
-	case registerMembarrier():
-		return membarrierBarrier
-	}
-	return stopTheWorld
-})
 
 // NewHistogram returns an empty Histogram at the package's one precision,
 // [QuantileError]. The first call in a process on Linux on amd64 registers
 // it for membarrier(2), which can take a fraction of a millisecond.
 func NewHistogram() *Histogram {
-	return newHistogram(processBarrier())
-}
-
-// pass makes every thread of the process pass through a full barrier, as
-// b says.
-func (b barrier) pass() {
-	switch b {
-	case membarrierBarrier:
-		membarrier()
-	case stopTheWorld:
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-	}
+	return newHistogram(handover.ProcessBarrier())
 }
 
 // newHistogram returns an empty Histogram whose Interval passes barrier b.
-func newHistogram(b barrier) *Histogram {
+func newHistogram(b handover.Barrier) *Histogram {
 	n, shift := 8, uint8(61)
 	for n < runtime.GOMAXPROCS(0)*4 && n < 1024 {
 		n, shift = n*2, shift-1
 	}
-	h := &Histogram{shards: make([]shard, n), shift: shift, barrier: b}
-	h.recs = make([]*rec, n)
+	h := &Histogram{shards: make([]shard, n), shift: shift, c: handover.NewCollector(b)}
 	for i := range h.shards {
-		w := &h.shards[i].w
-		w.h, w.listed, w.index = h, true, i
-		w.cur.Store(closed)
-		h.recs[i] = w
+		h.c.List(&h.shards[i].w)
 	}
 	return h
 }
@@ -158,7 +88,7 @@ func newHistogram(b barrier) *Histogram {
 // for one, and a lock is held only to count one span.
 func (h *Histogram) Record(d Tickdelta) {
 	s := h.lock()
-	s.w.record(d)
+	s.w.Record(int64(d))
 	s.mu.Unlock()
 }
 
@@ -207,48 +137,6 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 	return s
 }
 
-// attach gives a writer without a tally (a new or closed Recorder, or a
-// shard not used yet) an empty one, and a place among the Histogram's
-// writers.
-func (h *Histogram) attach(w *rec) {
-	t := h.spareTally()
-	h.mu.Lock()
-	if !w.listed {
-		w.listed, w.index = true, len(h.recs)
-		h.recs = append(h.recs, w)
-	}
-	h.mu.Unlock()
-	w.cur.Store(t)
-}
-
-// spareTally returns an empty tally.
-func (h *Histogram) spareTally() *tally {
-	h.mu.Lock()
-	if n := len(h.spare); n > 0 {
-		t := h.spare[n-1]
-		h.spare = h.spare[:n-1]
-		h.mu.Unlock()
-		return t
-	}
-	h.mu.Unlock()
-	return newTally()
-}
-
-// putSpare empties t and keeps it for spareTally, unless the Histogram
-// already keeps one for each of its writers.
-func (h *Histogram) putSpare(t *tally) {
-	h.mu.Lock()
-	keep := len(h.spare) < len(h.recs)
-	h.mu.Unlock()
-	if !keep {
-		return
-	}
-	t.reset()
-	h.mu.Lock()
-	h.spare = append(h.spare, t)
-	h.mu.Unlock()
-}
-
 // Interval fills dst with the spans recorded since the previous Interval
 // (since NewHistogram for the first): every span whose Record returned
 // before Interval was called, whatever the goroutine that recorded it is
@@ -262,25 +150,17 @@ func (h *Histogram) putSpare(t *tally) {
 // spare and reads the old one. A record caught in flight (its goroutine
 // may even be stopped by the operating system in the middle of it) goes to
 // this snapshot where its stores have begun, and otherwise to the first
-// Interval after they have. On Linux on amd64, where Recorders publish with
+// Interval after they have. On Linux on amd64, where Recorders record with
 // plain stores, an Interval that takes any tally issues one membarrier(2),
 // which interrupts each CPU that runs one of the process's threads; where
-// the kernel refuses it, Interval stops the world instead, as
-// runtime.ReadMemStats does. BENCHMARKS.md gives both costs.
+// the kernel refuses it, at the first NewHistogram or at any call after (as
+// a seccomp filter installed after start-up may), Interval stops the world
+// instead, as runtime.ReadMemStats does, from then on. It never panics for
+// a refused barrier. BENCHMARKS.md gives both costs.
 //
 // Interval may be called from any goroutine, and calls to it take turns. It
 // does not allocate once the Histogram has a spare tally for each writer.
 func (h *Histogram) Interval(dst *Snapshot) {
-	h.interval.Lock()
-	defer h.interval.Unlock()
-	dst.reset()
-	if !h.pending.empty() {
-		dst.Merge(&h.pending)
-		h.pending.reset()
-	}
-	h.mu.Lock()
-	h.scan = append(h.scan[:0], h.recs...)
-	h.mu.Unlock()
 	// The shards' owners are forgotten, so that the goroutines recording
 	// now claim them afresh: one that has ended holds none for long.
 	for i := range h.shards {
@@ -288,267 +168,5 @@ func (h *Histogram) Interval(dst *Snapshot) {
 			s.owner.Store(0)
 		}
 	}
-	for _, w := range h.scan {
-		h.resolveInFlight(w, dst)
-		s := atomic.LoadUint64(&w.seq)
-		if s == w.seen {
-			continue
-		}
-		if old := h.swap(w); old != nil {
-			w.seen = s
-			h.taken = append(h.taken, taken{w, old})
-		}
-	}
-	if len(h.taken) > 0 {
-		h.barrier.pass()
-	}
-	for _, tk := range h.taken {
-		h.collect(tk.w, tk.old, dst)
-	}
-	clear(h.taken)
-	clear(h.scan)
-	h.taken = shrunk(h.taken[:0], len(h.scan))
-	h.scan = shrunk(h.scan[:0], len(h.scan))
-}
-
-// shrunk returns s, or a copy of it with less room where it has room for
-// four times n and more than a few: the lists of a Histogram whose
-// Recorders came and went need not stay as long as they once were.
-func shrunk[S ~[]E, E any](s S, n int) S {
-	if cap(s) > 64 && n < cap(s)/4 {
-		return append(make(S, 0, 2*n), s...)
-	}
-	return s
-}
-
-// swap installs a spare tally in w and returns the one it replaced, or nil
-// where w has none.
-func (h *Histogram) swap(w *rec) *tally {
-	fresh := h.spareTally()
-	for {
-		old := w.cur.Load()
-		if old == closed {
-			h.putSpare(fresh)
-			return nil
-		}
-		fresh.setGen(old.gen() + 1)
-		if w.cur.CompareAndSwap(old, fresh) {
-			return old
-		}
-	}
-}
-
-// collect adds to dst the tally old that Interval took from w, after the
-// barrier (see rec for why each case is exact).
-func (h *Histogram) collect(w *rec, old *tally, dst *Snapshot) {
-	h.collectPrev(old, dst)
-	s := atomic.LoadUint64(&w.seq)
-	f := &w.inFlight
-	if f.seq != s {
-		h.ended(f, dst)
-		f.seq = s
-	}
-	if h.copied == nil {
-		h.copied = new(tally)
-	}
-	c := h.copied.load(old)
-	j, ok := readJournal(w, s)
-	if !ok {
-		// A later record has begun, after the barrier: the old tally is
-		// complete.
-		dst.addTally(old)
-		h.putSpare(old)
-		return
-	}
-	switch {
-	case !j.marked:
-		// None of the record's stores to a tally was visible: old waits
-		// aside, as the record may still write it.
-		f.held = append(f.held, heldTally{old, wordsOf(c)})
-	case j.gen != old.gen():
-		// The record writes another tally: a held one, or the one
-		// installed now.
-		h.putSpare(old)
-		h.chosen(w, j, dst)
-	default:
-		// The record writes old: the copy takes the values it leaves
-		// there, and old waits aside until the next record begins.
-		*c.count(j.kind, j.d) = j.count
-		if j.kind <= kindUnknown {
-			c.lo = j.lo
-			if s&3 == 3 {
-				c.hi = j.hi // a record of s&3 == 1 leaves hi as it was
-			}
-			c.min, c.max = min(c.min, j.d), max(c.max, j.d)
-			if j.kind == kindUnknown {
-				c.unknownCPU = j.unknownCPU
-			}
-		}
-		h.release(f)
-		f.in = true
-		f.held = append(f.held, heldTally{t: old})
-	}
-	dst.addTally(c)
-}
-
-// A journal is what a record says of itself (see rec).
-type journal struct {
-	// marked says whether the record's jmark was visible, and so the rest.
-	marked     bool
-	kind       uint64
-	d          Tickdelta
-	gen        uint64 // of the tally it writes
-	count      uint32 // of its kind, after it
-	lo, hi     uint64 // of the tally it writes, after it
-	unknownCPU uint32 // likewise
-}
-
-// readJournal returns the journal of the record that began with seq = s,
-// and false where a later record has begun since: its stores may have
-// replaced some of the words read.
-func readJournal(w *rec, s uint64) (j journal, ok bool) {
-	jmark := atomic.LoadUint64(&w.jmark)
-	j.marked = marks(jmark, s)
-	j.gen, j.count = genOf(jmark), uint32(jmark>>32)
-	j.kind = kindSpan
-	if s&3 == 3 {
-		j.kind = atomic.LoadUint64(&w.jkind)
-	}
-	j.d = Tickdelta(atomic.LoadInt64((*int64)(&w.jd)))
-	j.lo = atomic.LoadUint64(&w.jlo)
-	j.hi = atomic.LoadUint64(&w.jhi)
-	j.unknownCPU = uint32(atomic.LoadUint64(&w.jx))
-	return j, atomic.LoadUint64(&w.seq) == s
-}
-
-// collectPrev adds to dst the full tallies that old's writer put old in
-// front of.
-func (h *Histogram) collectPrev(old *tally, dst *Snapshot) {
-	for p := old.prev; p != nil; {
-		next := p.prev
-		dst.addTally(p)
-		h.putSpare(p)
-		p = next
-	}
-	old.prev = nil
-}
-
-// resolveInFlight looks again at the last record w was seen to begin, and adds it to
-// dst once it is known to write a tally already copied without it.
-func (h *Histogram) resolveInFlight(w *rec, dst *Snapshot) {
-	f := &w.inFlight
-	if len(f.held) == 0 {
-		return
-	}
-	if atomic.LoadUint64(&w.seq) != f.seq {
-		h.ended(f, dst)
-		return
-	}
-	if f.in {
-		return
-	}
-	j, ok := readJournal(w, f.seq)
-	if !ok {
-		h.ended(f, dst)
-		return
-	}
-	if !j.marked {
-		return
-	}
-	h.chosen(w, j, dst)
-}
-
-// chosen acts on the journal j of w's record in flight, which names the
-// tally the record writes: a held tally, so that the record goes to dst, or
-// the tally installed now, which the next scan then takes.
-func (h *Histogram) chosen(w *rec, j journal, dst *Snapshot) {
-	f := &w.inFlight
-	if f.in {
-		return // and it writes the tally held for it
-	}
-	for i, ht := range f.held {
-		if ht.t.gen() == j.gen {
-			f.held[0], f.held[i] = ht, f.held[0]
-			for _, o := range f.held[1:] {
-				h.putSpare(o.t)
-			}
-			clear(f.held[1:])
-			f.held = f.held[:1]
-			f.in = true
-			dst.add(j.kind, j.d)
-			return
-		}
-	}
-	h.release(f)
-	w.seen = unseen
-}
-
-// unseen is a seen that no seq equals, so that the next scan takes the tally.
-const unseen = ^uint64(0)
-
-// ended adds the record f, which has ended, to dst where it wrote a tally
-// that was copied before it did, and frees the tallies f held.
-func (h *Histogram) ended(f *inFlight, dst *Snapshot) {
-	for _, ht := range f.held {
-		if kind, d, ok := ht.was.since(wordsOf(ht.t)); ok && !f.in {
-			dst.add(kind, d)
-		}
-	}
-	h.release(f)
-	f.in = false
-}
-
-// release frees the tallies f holds, which its record does not write.
-func (h *Histogram) release(f *inFlight) {
-	for _, ht := range f.held {
-		h.putSpare(ht.t)
-	}
-	clear(f.held)
-	f.held = f.held[:0]
-}
-
-// count returns the count that a record of kind and span d adds one to in
-// t; for a negative span of kindSpan, which record sends to slow without a
-// store, a count of t's that no such record changes.
-func (t *tally) count(kind uint64, d Tickdelta) *uint32 {
-	switch {
-	case kind == kindNegative:
-		return &t.negative
-	case kind == kindMigrated:
-		return &t.migrated
-	case d < 0:
-		return &t.negative // a span record stores nothing there
-	}
-	return &t.counts[bucketOf(uint64(d))]
-}
-
-// release gives w up: what it holds goes to the pending spans, and its
-// tallies to the spares. The writer has no record in flight: it is the
-// caller, or it is unreachable.
-func (w *rec) release() {
-	h := w.h
-	h.interval.Lock()
-	defer h.interval.Unlock()
-	h.mu.Lock()
-	listed := w.listed
-	if listed {
-		w.listed = false
-		last := len(h.recs) - 1
-		h.recs[w.index], h.recs[last].index = h.recs[last], w.index
-		h.recs[last] = nil
-		h.recs = shrunk(h.recs[:last], last)
-		h.spare = h.spare[:min(len(h.spare), len(h.recs))]
-		h.spare = shrunk(h.spare, len(h.spare))
-	}
-	h.mu.Unlock()
-	if !listed {
-		return
-	}
-	h.ended(&w.inFlight, &h.pending)
-	if t := w.cur.Swap(closed); t != closed {
-		h.collectPrev(t, &h.pending)
-		h.pending.addTally(t)
-		h.putSpare(t)
-	}
-	w.seen = w.seq
+	h.c.Interval(&dst.d)
 }

@@ -9,39 +9,13 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/tickstamp/counter/internal/handover"
 	"pgregory.net/rapid"
 )
 
-// Internal tests of the histogram: the bucket arithmetic, the exact rank,
-// and the hand-over paths a test cannot reach in reasonable time from
-// outside (a bucket with 2³² spans, a sum past 2⁶⁴).
-
-func TestBucketsTileTheRange(t *testing.T) {
-	var next uint64
-	for i := range numBuckets {
-		lo, width := bucketBounds(i)
-		if lo != next {
-			t.Fatalf("bucket %d starts at %d; want %d, where bucket %d ended", i, lo, next, i-1)
-		}
-		if width > 1 && lo < subBuckets*width {
-			t.Fatalf("bucket %d: [%d, +%d) is wider than 1/%d of its start", i, lo, width, subBuckets)
-		}
-		for _, v := range []uint64{lo, lo + width/2, lo + width - 1} {
-			if got := bucketOf(v); got != uint64(i) {
-				t.Fatalf("bucketOf(%d) = %d; want %d, the bucket [%d, +%d)", v, got, i, lo, width)
-			}
-		}
-		next = lo + width
-	}
-	if next != 1<<63 {
-		t.Fatalf("the last bucket ends at %d; want 2⁶³", next)
-	}
-	for _, v := range []uint64{1 << 63, 1<<63 + 1, math.MaxUint64} {
-		if got := bucketOf(v); got < numBuckets {
-			t.Fatalf("bucketOf(%d), a negative span, = %d; want ≥ %d", v, got, numBuckets)
-		}
-	}
-}
+// Internal tests of the histogram: the exact rank, the locks, and the
+// Histogram's memory over many Intervals. internal/handover tests the
+// hand-over itself and the buckets.
 
 // TestRankIsExact checks rank against big arithmetic for any double and
 // count: ⌈q·n⌉ for q read as the shortest decimal that rounds to it.
@@ -107,82 +81,6 @@ func TestRankOfDecimals(t *testing.T) {
 	})
 }
 
-// TestFullBucketHandsOver fills a bucket of a Recorder's tally to 2³²−1:
-// the next spans go to a fresh tally, and the snapshot still counts every
-// span exactly once. It also carries a shard's sum past 2⁶⁴.
-func TestFullBucketHandsOver(t *testing.T) {
-	h := NewHistogram()
-	r := h.Recorder()
-	r.Record(7)
-	r.w.cur.Load().counts[bucketOf(7)] = math.MaxUint32
-	r.Record(7) // the bucket is full: a fresh tally goes in front, then counts
-	r.Record(7)
-	var s Snapshot
-	h.Interval(&s)
-	if want := uint64(math.MaxUint32) + 2; s.Count() != want {
-		t.Fatalf("count %d; want %d", s.Count(), want)
-	}
-	if got := s.counts[bucketOf(7)]; got != uint64(math.MaxUint32)+2 {
-		t.Fatalf("bucket of 7 holds %d; want 2³²+1", got)
-	}
-
-	// A tally's sum carries past 2⁶⁴ into 128 bits, as the Snapshot's does.
-	r.Record(1 << 62)
-	r.w.cur.Load().lo = math.MaxUint64 - 10
-	r.Record(1 << 62)
-	r.Record(5)
-	r.Close()
-	h.Interval(&s)
-	if s.Count() != 3 {
-		t.Fatalf("count %d; want 3", s.Count())
-	}
-	// (2⁶⁴ − 11) + 2⁶² + 5 = 2⁶⁴ + 2⁶² − 6.
-	if s.hi != 1 || s.lo != 1<<62-6 {
-		t.Fatalf("sum %d:%d; want the 128-bit sum of the spans, 1:2⁶²−6", s.hi, s.lo)
-	}
-	if s.Sum() != maxTickdelta {
-		t.Fatalf("Sum() = %d; want maxTickdelta for a sum past it", s.Sum())
-	}
-	// (2⁶⁴ + 2⁶² − 6) / 3 = 7686143364045646504⅔, rounded up.
-	if want := Tickdelta(7686143364045646505); s.Mean() != want {
-		t.Fatalf("Mean() = %d; want %d", s.Mean(), want)
-	}
-}
-
-// TestRecorderLifecycle walks a Recorder through its life and checks the
-// Histogram's lists after each step: a new Recorder is listed with a tally
-// of its own; Close unlists it, hands its spans to the next Interval and
-// keeps its tally as a spare; a Recorder used after Close lists itself
-// again, and Close twice is fine.
-func TestRecorderLifecycle(t *testing.T) {
-	h := NewHistogram()
-	shards := len(h.recs)
-	r := h.Recorder()
-	if len(h.recs) != shards+1 || r.w.cur.Load() == closed || len(h.spare) != 0 {
-		t.Fatalf("a new Recorder: %d writers, closed %v, %d spare; want %d, false, 0", len(h.recs), r.w.cur.Load() == closed, len(h.spare), shards+1)
-	}
-	r.Record(1)
-	r.Close()
-	if len(h.recs) != shards || r.w.cur.Load() != closed || h.pending.Count() != 1 || len(h.spare) != 1 {
-		t.Fatalf("after Close: %d writers, closed %v, %d pending, %d spare; want %d, true, 1, 1", len(h.recs), r.w.cur.Load() == closed, h.pending.Count(), len(h.spare), shards)
-	}
-	var s Snapshot
-	h.Interval(&s)
-	if s.Count() != 1 || h.pending.Count() != 0 {
-		t.Fatalf("count %d, %d still pending; want 1 and 0", s.Count(), h.pending.Count())
-	}
-	r.Record(2) // lists itself again, taking the spare
-	if len(h.recs) != shards+1 || len(h.spare) != 0 {
-		t.Fatalf("a Recorder used after Close: %d writers, %d spare; want %d, 0", len(h.recs), len(h.spare), shards+1)
-	}
-	r.Close()
-	r.Close() // twice is fine
-	h.Interval(&s)
-	if s.Count() != 1 || s.Min() != 2 {
-		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
-	}
-}
-
 // TestHistogramLocks: a Histogram has 4·GOMAXPROCS locks rounded up to a
 // power of two, at least 8 and at most 1024, and any goroutine's key
 // picks one of them.
@@ -243,7 +141,7 @@ func TestIntervalsTakeNoMemory(t *testing.T) {
 	rs := []*Recorder{h.Recorder(), h.Recorder()}
 	var s Snapshot
 	h.Interval(&s)
-	tallies := func() int { return len(h.spare) + len(rs) }
+	tallies := func() int { return h.c.Spares() + len(rs) }
 	round := func() {
 		for range 10 {
 			rs[0].Record(5)
@@ -264,7 +162,7 @@ func TestIntervalsTakeNoMemory(t *testing.T) {
 	if allocs := testing.AllocsPerRun(50, round); allocs != 0 && !raceBuild {
 		t.Errorf("a round allocates %v times; want 0", allocs)
 	}
-	if got := tallies(); got != before || got > len(h.recs)+len(rs) {
+	if got := tallies(); got != before || got > h.c.Listed()+len(rs) {
 		t.Errorf("%d tallies after 50 rounds, %d before them; want no more, and at most one a writer and one a Recorder", got, before)
 	}
 }
@@ -403,7 +301,7 @@ func checkQuantile(t rapid.TB, s *Snapshot, spans []Tickdelta, q float64) {
 	r := decimalRank(q, uint64(len(kept)))
 	want := kept[r-1]
 	got := s.Quantile(q)
-	if want < 2*subBuckets || r == 1 || r == uint64(len(kept)) {
+	if want < 2*handover.SubBuckets || r == 1 || r == uint64(len(kept)) {
 		if got != want {
 			t.Fatalf("Quantile(%v) = %d; want exactly %d, the %d-th of %d", q, got, want, r, len(kept))
 		}
@@ -426,10 +324,10 @@ func TestMergeIsRecordingTogether(t *testing.T) {
 
 		sb.reset()
 		for _, d := range a {
-			sa.record(d)
+			sa.addSpan(d)
 		}
 		for _, d := range b {
-			sb.record(d)
+			sb.addSpan(d)
 		}
 		var m Snapshot // the zero Snapshot merges too
 		m.Merge(&sa)
@@ -438,31 +336,6 @@ func TestMergeIsRecordingTogether(t *testing.T) {
 		checkSnapshot(t, &m, all)
 		checkQuantile(t, &m, all, rapid.Float64Range(0, 1).Draw(t, "q"))
 	})
-}
-
-// TestHugeSpansKeepOneTally records spans near the top of the range, whose
-// sum passes 2⁶⁴ every few spans: the Recorder keeps its one tally, and the
-// snapshot's sum is exact.
-func TestHugeSpansKeepOneTally(t *testing.T) {
-	h := NewHistogram()
-	r := h.Recorder()
-	tally := r.w.cur.Load()
-	const n = 100_000
-	for range n {
-		r.Record(maxTickdelta)
-	}
-	if r.w.cur.Load() != tally || tally.prev != nil {
-		t.Fatal("the Recorder put a fresh tally in front for a sum past 2⁶⁴; want none")
-	}
-	r.Close()
-	var s Snapshot
-	h.Interval(&s)
-	want := new(big.Int).Mul(big.NewInt(n), big.NewInt(math.MaxInt64))
-	got := new(big.Int).Lsh(new(big.Int).SetUint64(s.hi), 64)
-	got.Add(got, new(big.Int).SetUint64(s.lo))
-	if got.Cmp(want) != 0 || s.Mean() != maxTickdelta || s.Count() != n {
-		t.Fatalf("sum %s, mean %d, count %d; want %s, maxTickdelta, %d", got, s.Mean(), s.Count(), want, n)
-	}
 }
 
 // TestQuantileErrorMeasured records a million spans spread evenly in the

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/tickstamp/counter/internal/handover"
 )
 
 // A Snapshot is a distribution of spans, in ticks, as [Histogram.Interval]
@@ -21,44 +23,40 @@ import (
 // several goroutines at once where none of them changes it (Merge,
 // Interval and Floor do).
 type Snapshot struct {
-	counts [numBuckets]uint64
-	count  uint64
-	// lo and hi are the 128-bit sum of the counted spans.
-	lo, hi                         uint64
-	min, max                       Tickdelta
-	negative, migrated, unknownCPU uint64
+	d handover.Dist
 }
 
+// QuantileError is the largest relative error of [Snapshot.Quantile] against
+// the exact order statistic it estimates: a quantile q of a snapshot whose
+// exact ⌈q·n⌉-th smallest span is x lies within x·QuantileError of x (it is
+// exact for every x below 256 ticks). It is 1/(2·128): each doubling of the
+// span is cut into 128 buckets.
+const QuantileError = 1.0 / 256
+
 // reset empties the Snapshot.
-func (s *Snapshot) reset() {
-	if s.count != 0 {
-		clear(s.counts[:])
-	}
-	s.count, s.lo, s.hi = 0, 0, 0
-	s.min, s.max = 0, 0
-	s.negative, s.migrated, s.unknownCPU = 0, 0, 0
-}
+func (s *Snapshot) reset() { s.d.Reset() }
 
 // Count returns how many spans the distribution holds: every span recorded
 // but the negative ones and those that changed CPU.
-func (s *Snapshot) Count() uint64 { return s.count }
+func (s *Snapshot) Count() uint64 { return s.d.Count() }
 
 // Min returns the smallest span of the distribution, exactly; 0 where it is
 // empty.
-func (s *Snapshot) Min() Tickdelta { return s.min }
+func (s *Snapshot) Min() Tickdelta { return Tickdelta(s.d.Min()) }
 
 // Max returns the largest span of the distribution, exactly; 0 where it is
 // empty.
-func (s *Snapshot) Max() Tickdelta { return s.max }
+func (s *Snapshot) Max() Tickdelta { return Tickdelta(s.d.Max()) }
 
 // Sum returns the sum of the distribution's spans, exactly where it is at
 // most 2⁶³−1 ticks, and 2⁶³−1 where it is more (a sum kept to 128 bits,
 // which [Snapshot.Mean] divides).
 func (s *Snapshot) Sum() Tickdelta {
-	if s.hi != 0 || s.lo > math.MaxInt64 {
+	hi, lo := s.d.Sum()
+	if hi != 0 || lo > math.MaxInt64 {
 		return maxTickdelta
 	}
-	return Tickdelta(s.lo)
+	return Tickdelta(lo)
 }
 
 // Mean returns the mean of the distribution's spans, its exact sum divided
@@ -69,13 +67,15 @@ func (s *Snapshot) Sum() Tickdelta {
 // reports the resolution, beside the least advance a read sees, which is
 // larger where a read costs more than an increment).
 func (s *Snapshot) Mean() Tickdelta {
-	if s.count == 0 {
+	n := s.d.Count()
+	if n == 0 {
 		return 0
 	}
 	// The sum is at most count·max < count·2⁶³, so hi < count and the
 	// quotient fits.
-	q, rem := bits.Div64(s.hi, s.lo, s.count)
-	if rem >= s.count-rem {
+	hi, lo := s.d.Sum()
+	q, rem := bits.Div64(hi, lo, n)
+	if rem >= n-rem {
 		q++
 	}
 	return Tickdelta(q)
@@ -84,17 +84,17 @@ func (s *Snapshot) Mean() Tickdelta {
 // Negative returns how many negative spans were recorded: spans whose two
 // readings crossed, as readings of two CPUs whose counters disagree can.
 // They are in no other figure of the Snapshot.
-func (s *Snapshot) Negative() uint64 { return s.negative }
+func (s *Snapshot) Negative() uint64 { return s.d.Negative() }
 
 // Migrated returns how many spans were recorded by RecordCPU with two
 // different CPUs ([Recorder.RecordCPU]). They are in no other figure of the
 // Snapshot.
-func (s *Snapshot) Migrated() uint64 { return s.migrated }
+func (s *Snapshot) Migrated() uint64 { return s.d.Migrated() }
 
 // UnknownCPU returns how many of the distribution's spans were recorded by
 // RecordCPU with CPU -1 at both ends, where the hardware did not say: a
 // migration during them could not be seen.
-func (s *Snapshot) UnknownCPU() uint64 { return s.unknownCPU }
+func (s *Snapshot) UnknownCPU() uint64 { return s.d.UnknownCPU() }
 
 // Quantile returns the span below which a fraction q of the distribution
 // lies: an estimate of its k-th smallest span, k = ⌈q·n⌉ for n spans,
@@ -108,25 +108,27 @@ func (s *Snapshot) UnknownCPU() uint64 { return s.unknownCPU }
 // 901st. k is exact for every count, beyond 2⁵³ too, and clamped to 1 to n:
 // q ≤ 0 or NaN gives the smallest span, q ≥ 1 the largest.
 func (s *Snapshot) Quantile(q float64) Tickdelta {
-	if s.count == 0 {
+	n := s.d.Count()
+	if n == 0 {
 		return 0
 	}
-	r := rank(q, s.count)
+	least, most := s.Min(), s.Max()
+	r := rank(q, n)
 	switch r {
 	case 1:
-		return s.min
-	case s.count:
-		return s.max
+		return least
+	case n:
+		return most
 	}
 	var seen uint64
-	for i, c := range &s.counts {
+	for i, c := range s.d.Counts() {
 		if seen += c; seen >= r {
-			lo, width := bucketBounds(i)
+			lo, width := handover.BucketBounds(i)
 			v := Tickdelta(lo + width/2)
-			return min(max(v, s.min), s.max)
+			return min(max(v, least), most)
 		}
 	}
-	return s.max // not reached: the counts add up to s.count
+	return most // not reached: the counts add up to the count
 }
 
 // QuantileLess returns [Snapshot.Quantile] less floor, and 0 where that is
@@ -198,77 +200,13 @@ var pow10 = [20]uint64{
 
 // empty reports whether the Snapshot holds nothing, not even a span counted
 // apart.
-func (s *Snapshot) empty() bool {
-	return s.count == 0 && s.negative == 0 && s.migrated == 0 && s.unknownCPU == 0
-}
+func (s *Snapshot) empty() bool { return s.d.Empty() }
 
 // Merge adds the spans of o to the Snapshot, as if recorded into it.
-func (s *Snapshot) Merge(o *Snapshot) {
-	if o.count != 0 {
-		for i, c := range &o.counts {
-			s.counts[i] += c
-		}
-		s.merge(o.count, o.lo, o.hi, o.min, o.max)
-	}
-	s.negative += o.negative
-	s.migrated += o.migrated
-	s.unknownCPU += o.unknownCPU
-}
+func (s *Snapshot) Merge(o *Snapshot) { s.d.Merge(&o.d) }
 
-// merge adds n spans of 128-bit sum hi:lo, from least to most, to the
-// Snapshot's figures other than its counts.
-func (s *Snapshot) merge(n, lo, hi uint64, least, most Tickdelta) {
-	if s.count == 0 {
-		s.min, s.max = least, most
-	} else {
-		s.min, s.max = min(s.min, least), max(s.max, most)
-	}
-	s.count += n
-	var carry uint64
-	s.lo, carry = bits.Add64(s.lo, lo, 0)
-	s.hi += hi + carry
-}
-
-// addTally adds a tally's spans to the Snapshot. The tally is complete, or a
-// copy of one.
-func (s *Snapshot) addTally(t *tally) {
-	var n uint64
-	if t.max >= 0 {
-		for i, c := range &t.counts {
-			s.counts[i] += uint64(c)
-			n += uint64(c)
-		}
-		s.merge(n, t.lo, t.hi, t.min, t.max)
-	}
-	s.negative += uint64(t.negative)
-	s.migrated += uint64(t.migrated)
-	s.unknownCPU += uint64(t.unknownCPU)
-}
-
-// add adds one record of kind (see rec) and span d to the Snapshot.
-func (s *Snapshot) add(kind uint64, d Tickdelta) {
-	switch kind {
-	case kindNegative:
-		s.negative++
-	case kindMigrated:
-		s.migrated++
-	case kindUnknown:
-		s.unknownCPU++
-		s.record(d)
-	default:
-		s.record(d)
-	}
-}
-
-// record adds one span to the Snapshot.
-func (s *Snapshot) record(d Tickdelta) {
-	if d < 0 {
-		s.negative++
-		return
-	}
-	s.counts[bucketOf(uint64(d))]++
-	s.merge(1, uint64(d), 0, d, d)
-}
+// addSpan adds one span to the Snapshot, as Recorder.Record counts it.
+func (s *Snapshot) addSpan(d Tickdelta) { s.d.Add(handover.KindSpan, int64(d)) }
 
 // A Bucket is a range of spans of a [Snapshot] and how many it holds: every
 // span from Min to Max, both included, counts as one of them.
@@ -284,11 +222,11 @@ type Bucket struct {
 // middle, Min + (Max−Min+1)/2.
 func (s *Snapshot) Buckets() iter.Seq[Bucket] {
 	return func(yield func(Bucket) bool) {
-		for i, c := range &s.counts {
+		for i, c := range s.d.Counts() {
 			if c == 0 {
 				continue
 			}
-			lo, width := bucketBounds(i)
+			lo, width := handover.BucketBounds(i)
 			if !yield(Bucket{Tickdelta(lo), Tickdelta(lo + width - 1), c}) {
 				return
 			}

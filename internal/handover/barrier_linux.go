@@ -1,8 +1,6 @@
-package counter
+package handover
 
-import (
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // The commands of membarrier(2) used here, from linux/membarrier.h.
 const (
@@ -24,15 +22,17 @@ func registerMembarrier() bool {
 	return errno == 0
 }
 
-// membarrier returns once every thread of the process that was running has
-// passed through a full memory barrier: each store one of them made before
-// it is visible to the caller, and each load one of them makes after it sees
-// every store the caller made before the call. It interrupts each CPU that
-// runs one of the process's threads, and no other.
-func membarrier() {
+// membarrier returns nil once every thread of the process that was running
+// has passed through a full memory barrier: each store one of them made
+// before it is visible to the caller, and each load one of them makes after
+// it sees every store the caller made before the call. It interrupts each
+// CPU that runs one of the process's threads, and no other. The kernel
+// promises success once registered, but a seccomp filter installed since
+// may refuse the call: then it returns the error.
+func membarrier() error {
 	_, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0)
 	if errno != 0 {
-		// The kernel promises success once registered (membarrier(2)).
-		panic("counter: membarrier failed after its registration: " + errno.Error())
+		return errno
 	}
+	return nil
 }

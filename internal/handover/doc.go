@@ -1,0 +1,107 @@
+// Package handover is the hand-over of a distribution's records from their
+// writers to one reader: each writer records into a tally of its own with
+// plain stores, and the reader takes the tally, whatever the writer is
+// doing, without its help and without waiting for it. It holds the
+// writer's state (Writer), the tally (Tally), the journal a record keeps
+// of itself, the reader's view of a record in flight (flight), the barrier
+// (Barrier), the stores (store_*.go) and the reader (Collector). The root
+// package's Histogram, Recorder and Snapshot are built on it.
+//
+// # The writer
+//
+// A record says what it does before it does it, with stores in this order
+// (Writer.Record for a span that fits its tally, Writer.put for any other):
+//
+//	#  Record              put                   what it stores
+//	1  seq = s             seq = s               a new number: s%4 == 1 (Record) or 3 (put)
+//	2  jd = d              jd = d                the span
+//	3                      jkind = k             its kind
+//	4  t = cur (a load)    t = cur (a load)      the tally it writes
+//	5  jlo                 jlo, jhi, jUnknown    t's sum and unknownCPU after it
+//	6  jmark               jmark                 the count it leaves, t's generation, s's low 30 bits
+//	7  t.counts[i]         the count of k        (counted.of says which)
+//	8  t.lo                t.lo, t.hi            where k is summed
+//	9  t.max, t.min        t.max, t.min          where k is summed and d is past them
+//	10                     t.unknownCPU          where k is KindUnknown
+//
+// Nothing is stored when a record ends: the next one's seq says it has. A
+// record that finds t cannot take it (a full count, a closed writer, or on
+// Record's path a negative span or a sum that carries) returns before
+// row 5, and slow begins another record through put.
+//
+// The proof below needs exactly three orders of the writer's, and the
+// barrier:
+//
+//   - R1, seq first: row 1 before every other row, the load of row 4
+//     included. Stores keep their order (amd64 keeps them; elsewhere they are
+//     atomic), but a load may pass an earlier plain store, which only the
+//     reader's barrier prevents.
+//   - R2, the journal before its mark: rows 2, 3 and 5 before row 6. The
+//     reader trusts a journal word only where jmark is the record's.
+//   - R3, the mark before the tally: row 6 before rows 7 to 10. A copy of
+//     the tally that saw any of the record's stores to it then sees its
+//     mark too, since the reader loads jmark after it copies.
+//   - The barrier (Barrier.pass) between the reader's swap of every tally
+//     it takes and its first read of a journal.
+//
+// Every other order is free, and a change to one is no change to the
+// proof: rows 2, 3 and 5 in any order among themselves and with the load
+// (where the data allow: row 5 needs t); rows 7 to 10 in any order among
+// themselves, since the reader never takes a tally that a record is
+// writing as it finds it (where the mark is visible it takes the record's
+// words from the journal, where it is not the copy saw none of them, and
+// it reads the words of a held tally only once a later record has begun).
+// testdata/mutate applies each change to a scratch copy: every change the
+// proof forbids fails a test of the handoverstep build, and every change it
+// allows passes.
+//
+// # The reader
+//
+// Collector.Interval loads each writer's seq, swaps its tally cur for a
+// spare and then passes the barrier, which makes every thread of the
+// process pass a full barrier. After that, a record whose seq Interval did
+// not see loads cur after the swap (R1); the one whose seq it saw, R, may
+// write either tally, and every record before R has ended and is visible.
+// Interval copies the old tally and then reads the journal, and seq again:
+// where seq has moved, R has ended and the old tally is complete, so it
+// takes it whole. Otherwise:
+//
+//   - where jmark is not R's, none of R's stores to a tally was visible
+//     during the copy (R3), so the copy is exact without R. The old tally
+//     waits aside (flight.hold): once a later record begins, R has ended,
+//     and where the words R changes differ from the copy's, R wrote there,
+//     and they say what R recorded (flight.finish). Where jmark becomes R's
+//     first, it names R's tally, and R goes to that Interval
+//     (flight.place).
+//   - where jmark is R's and names another tally, the old one is exact as
+//     copied, and R belongs to the tally it names (flight.place).
+//   - where jmark is R's and names the old tally, the copy takes the values
+//     R leaves there (R2: jmark's count, jlo and the others, jd for the
+//     bounds): R is in this Interval, and the old tally waits aside until a
+//     later record begins, since R may still write it (flight.counted).
+//
+// A tally waits aside only while R is the writer's last record, so at most
+// two do, and with the one installed R has three candidates, which their
+// generations, counted modulo 4, tell apart. So every record is in exactly
+// one Interval, and Interval never waits for a writer.
+//
+// # The barrier
+//
+// Where the writers' stores are atomic the barrier is none. On amd64 it is
+// membarrier(2) where the kernel lets the process register for it, and a
+// stop of the world (runtime.ReadMemStats) otherwise. A membarrier that
+// fails after its registration, as one refused by a seccomp filter
+// installed later does, is replaced by a stop of the world for that
+// Interval and every one after: the barrier never fails.
+//
+// # Checking it
+//
+// The handoverstep build tag compiles a hook after each row of the table
+// (step) and at each ordered event of the reader (trace); in every other
+// build both are empty and inline to nothing. Its tests stop a real writer
+// after each row, run Intervals there, and check that the record is in
+// exactly one of them, whole:
+//
+//	go test -tags handoverstep ./internal/handover
+//	COUNTER_MUTATE=1 go test -run TestMutations ./internal/handover
+package handover

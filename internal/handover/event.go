@@ -1,0 +1,12 @@
+package handover
+
+// An Event is a step of the reader that the protocol orders: each swap of
+// a writer's tally comes before the barrier, and the barrier before each
+// read of a journal. The handoverstep build reports them (step_on.go).
+type Event uint8
+
+const (
+	EventSwap    Event = iota // a writer's tally swapped for a spare
+	EventBarrier              // the barrier passed
+	EventJournal              // a writer's journal read
+)

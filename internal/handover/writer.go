@@ -1,0 +1,160 @@
+package handover
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// A Writer is one writer's state: what it shares with the reader (its
+// journal and its tally, cur) and the reader's view of it. One goroutine
+// records into it at a time; the package doc gives the protocol.
+type Writer struct {
+	// The writer's words, in one cache line with cur, which nothing else
+	// shares: the padding on each side keeps neighbouring objects off it.
+	_        [64]byte
+	seq      uint64
+	jd       int64
+	jkind    uint64
+	jlo      uint64
+	jhi      uint64
+	jUnknown uint64
+	jmark    uint64
+	cur      atomic.Pointer[Tally]
+	c        *Collector
+	_        [64]byte
+
+	// What follows is the reader's, under c.interval; listed and index,
+	// the writer's place in c.writers, are under c.mu.
+	listed bool
+	index  int
+	flight flight
+}
+
+// Record counts the span d: the path that takes no call where the span
+// fits the tally. Its stores are those of the package doc's table, in that
+// order; step() after each is a hook of the handoverstep build, which
+// compiles to nothing in every other. It is nosplit, so that the Go
+// scheduler does not stop it between its first and last store (the
+// operating system still may).
+//
+//go:nosplit
+func (w *Writer) Record(d int64) {
+	s := nextSeq(w.seq, seqSpan)
+	store64(&w.seq, s)
+	step()
+	storeInt(&w.jd, d)
+	step()
+	t := w.cur.Load()
+	step()
+	i := BucketOf(uint64(d))
+	if i >= NumBuckets {
+		w.slow(d, KindSpan)
+		return
+	}
+	c := t.counts[i] + 1
+	lo, carry := bits.Add64(t.lo, uint64(d), 0)
+	if c == 0 || carry != 0 {
+		w.slow(d, KindSpan)
+		return
+	}
+	store64(&w.jlo, lo)
+	step()
+	store64(&w.jmark, mark(c, t, s))
+	step()
+	store32(&t.counts[i], c)
+	step()
+	store64(&t.lo, lo)
+	step()
+	if d > t.max {
+		storeInt(&t.max, d)
+	}
+	step()
+	if d < t.min {
+		storeInt(&t.min, d)
+	}
+	step()
+}
+
+// RecordKind counts a record of kind k and span d: a migrated span, a span
+// of an unknown CPU, or any span where the caller knows it needs the slow
+// path. A negative span of a summed kind is counted as KindNegative.
+func (w *Writer) RecordKind(d int64, k Kind) { w.slow(d, k) }
+
+// slow counts what Record cannot: a negative span, a record of another
+// kind, or one that does not fit the tally, which it puts a fresh tally in
+// front of; a closed writer attaches itself first.
+func (w *Writer) slow(d int64, k Kind) {
+	if d < 0 && k != KindMigrated {
+		k = KindNegative
+	}
+	for {
+		full := w.put(d, k)
+		switch {
+		case full == nil:
+			return
+		case full == closed:
+			w.c.attach(w)
+		default:
+			fresh := w.c.spareTally()
+			fresh.setGen(full.gen() + 1)
+			fresh.prev = full
+			if !w.cur.CompareAndSwap(full, fresh) {
+				// The reader took the full tally meanwhile.
+				fresh.prev = nil
+				w.c.putSpare(fresh)
+			}
+		}
+	}
+}
+
+// put counts a record of any kind, with the stores of the package doc's
+// table, and returns nil; or, where the tally cannot take it, returns that
+// tally having stored nothing to it.
+func (w *Writer) put(d int64, k Kind) (full *Tally) {
+	s := nextSeq(w.seq, seqKind)
+	store64(&w.seq, s)
+	step()
+	storeInt(&w.jd, d)
+	step()
+	store64(&w.jkind, uint64(k))
+	step()
+	t := w.cur.Load()
+	step()
+	count := t.of(k, d)
+	c := *count + 1
+	lo, carry := bits.Add64(t.lo, uint64(d), 0)
+	hi := t.hi + carry
+	x := t.unknownCPU + 1
+	if c == 0 || k == KindUnknown && x == 0 {
+		return t
+	}
+	store64(&w.jlo, lo)
+	step()
+	store64(&w.jhi, hi)
+	step()
+	store64(&w.jUnknown, uint64(x))
+	step()
+	store64(&w.jmark, mark(c, t, s))
+	step()
+	store32(count, c)
+	step()
+	if k.summed() {
+		store64(&t.lo, lo)
+		step()
+		store64(&t.hi, hi)
+		step()
+		if d > t.max {
+			storeInt(&t.max, d)
+		}
+		step()
+		if d < t.min {
+			storeInt(&t.min, d)
+		}
+		step()
+		if k == KindUnknown {
+			store32(&t.unknownCPU, x)
+		}
+		step()
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package handover
+
+import (
+	"math"
+	"math/big"
+	"testing"
+)
+
+// newTestCollector returns a Collector whose barrier is none: the tests
+// of this file run the writer and the reader on one goroutine.
+func newTestCollector() *Collector { return NewCollector(NoBarrier) }
+
+// TestFullBucketHandsOver fills a bucket of a writer's tally to 2³²−1:
+// the next spans go to a fresh tally, and the Interval still counts every
+// span exactly once. It also carries a tally's sum past 2⁶⁴.
+func TestFullBucketHandsOver(t *testing.T) {
+	c := newTestCollector()
+	w := c.NewWriter()
+	w.Record(7)
+	w.cur.Load().counts[BucketOf(7)] = math.MaxUint32
+	w.Record(7) // the bucket is full: a fresh tally goes in front, then counts
+	w.Record(7)
+	var s Dist
+	c.Interval(&s)
+	if want := uint64(math.MaxUint32) + 2; s.Count() != want {
+		t.Fatalf("count %d; want %d", s.Count(), want)
+	}
+	if got := s.counts[BucketOf(7)]; got != uint64(math.MaxUint32)+2 {
+		t.Fatalf("bucket of 7 holds %d; want 2³²+1", got)
+	}
+
+	// A tally's sum carries past 2⁶⁴ into 128 bits, as the Dist's does.
+	w.Record(1 << 62)
+	w.cur.Load().lo = math.MaxUint64 - 10
+	w.Record(1 << 62)
+	w.Record(5)
+	w.Close()
+	c.Interval(&s)
+	if s.Count() != 3 {
+		t.Fatalf("count %d; want 3", s.Count())
+	}
+	// (2⁶⁴ − 11) + 2⁶² + 5 = 2⁶⁴ + 2⁶² − 6.
+	if hi, lo := s.Sum(); hi != 1 || lo != 1<<62-6 {
+		t.Fatalf("sum %d:%d; want the 128-bit sum of the spans, 1:2⁶²−6", hi, lo)
+	}
+}
+
+// TestHugeSpansKeepOneTally records spans near the top of the range, whose
+// sum passes 2⁶⁴ every few spans: the writer keeps its one tally, and the
+// Interval's sum is exact.
+func TestHugeSpansKeepOneTally(t *testing.T) {
+	c := newTestCollector()
+	w := c.NewWriter()
+	tally := w.cur.Load()
+	const n = 100_000
+	for range n {
+		w.Record(math.MaxInt64)
+	}
+	if w.cur.Load() != tally || tally.prev != nil {
+		t.Fatal("the writer put a fresh tally in front for a sum past 2⁶⁴; want none")
+	}
+	w.Close()
+	var s Dist
+	c.Interval(&s)
+	want := new(big.Int).Mul(big.NewInt(n), big.NewInt(math.MaxInt64))
+	hi, lo := s.Sum()
+	got := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
+	got.Add(got, new(big.Int).SetUint64(lo))
+	if got.Cmp(want) != 0 || s.Count() != n {
+		t.Fatalf("sum %s, count %d; want %s, %d", got, s.Count(), want, n)
+	}
+}
+
+// TestWriterLifecycle walks a writer through its life and checks the
+// Collector's lists after each step: a new writer is listed with a tally
+// of its own; Close unlists it, hands its spans to the next Interval and
+// keeps its tally as a spare; a writer used after Close lists itself
+// again, and Close twice is fine.
+func TestWriterLifecycle(t *testing.T) {
+	c := newTestCollector()
+	var shard Writer // listed for good, as a Histogram's shard is
+	c.List(&shard)
+	w := c.NewWriter()
+	if c.Listed() != 2 || w.cur.Load() == closed || c.Spares() != 0 {
+		t.Fatalf("a new writer: %d writers, closed %v, %d spare; want 2, false, 0", c.Listed(), w.cur.Load() == closed, c.Spares())
+	}
+	w.Record(1)
+	w.Close()
+	if c.Listed() != 1 || w.cur.Load() != closed || c.pending.Count() != 1 || c.Spares() != 1 {
+		t.Fatalf("after Close: %d writers, closed %v, %d pending, %d spare; want 1, true, 1, 1", c.Listed(), w.cur.Load() == closed, c.pending.Count(), c.Spares())
+	}
+	var s Dist
+	c.Interval(&s)
+	if s.Count() != 1 || c.pending.Count() != 0 {
+		t.Fatalf("count %d, %d still pending; want 1 and 0", s.Count(), c.pending.Count())
+	}
+	w.Record(2) // lists itself again, taking the spare
+	if c.Listed() != 2 || c.Spares() != 0 {
+		t.Fatalf("a writer used after Close: %d writers, %d spare; want 2, 0", c.Listed(), c.Spares())
+	}
+	w.Close()
+	w.Close() // twice is fine
+	c.Interval(&s)
+	if s.Count() != 1 || s.Min() != 2 {
+		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
+	}
+}
+
+// TestOneMapOfKinds checks that a Dist and a Tally count each kind in the
+// same field, and that wordsSince reads back the kind a record changed.
+func TestOneMapOfKinds(t *testing.T) {
+	for _, tc := range []struct {
+		k Kind
+		d int64
+	}{{KindSpan, 0}, {KindSpan, 900}, {KindUnknown, 77}, {KindNegative, -3}, {KindMigrated, 5}, {KindMigrated, -5}} {
+		c := newTestCollector()
+		w := c.NewWriter()
+		tl := w.cur.Load()
+		was := wordsOf(tl)
+		w.RecordKind(tc.d, tc.k)
+		var want Dist
+		want.Add(tc.k, tc.d)
+		var got Dist
+		got.addTally(tl)
+		if got != want {
+			t.Errorf("%v %d: the tally holds count %d, negative %d, migrated %d, unknown %d; the Dist %d, %d, %d, %d",
+				tc.k, tc.d, got.count, got.negative, got.migrated, got.unknownCPU, want.count, want.negative, want.migrated, want.unknownCPU)
+		}
+		k, d, ok := wordsSince(was, wordsOf(tl))
+		var back Dist
+		back.Add(k, d)
+		if !ok || back != want {
+			t.Errorf("%v %d: wordsSince says %v %d (%v); want the same record", tc.k, tc.d, k, d, ok)
+		}
+	}
+}
