@@ -1,0 +1,315 @@
+package handover
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// A mutation is one change to the store order of writer.go or to the
+// barrier of collector.go, applied to a scratch copy of this package.
+type mutation struct {
+	name string
+	file string // writer.go or collector.go
+	// edits are replacements of byte ranges of the original file, none
+	// overlapping.
+	edits []edit
+	// forbidden says whether the package doc's proof forbids the change,
+	// so that a test must fail; an allowed change must pass.
+	forbidden bool
+	// why is the rule it breaks, or why it is allowed.
+	why string
+}
+
+type edit struct {
+	from, to int
+	text     string
+}
+
+// apply returns src with m's edits made.
+func (m mutation) apply(src []byte) []byte {
+	var out bytes.Buffer
+	at := 0
+	for _, e := range m.edits {
+		out.Write(src[at:e.from])
+		out.WriteString(e.text)
+		at = e.to
+	}
+	out.Write(src[at:])
+	return out.Bytes()
+}
+
+// A unit is one row of the package doc's table as writer.go makes it: the
+// statement before a step() call.
+type unit struct {
+	label      string
+	rank       int // 0 seq, 1 the journal words and the load, 2 jmark, 3 the tally
+	from, to   int // the statement's bytes
+	block, pos int // its block and its place among the block's units
+}
+
+// unitLabels name a unit by what its statement stores, in order of test.
+var unitLabels = []struct {
+	re    *regexp.Regexp
+	label string
+	rank  int
+}{
+	{regexp.MustCompile(`&w\.seq\b`), "seq", 0},
+	{regexp.MustCompile(`&w\.jd\b`), "jd", 1},
+	{regexp.MustCompile(`&w\.jkind\b`), "jkind", 1},
+	{regexp.MustCompile(`w\.cur\.Load\(\)`), "load of cur", 1},
+	{regexp.MustCompile(`&w\.jlo\b`), "jlo", 1},
+	{regexp.MustCompile(`&w\.jhi\b`), "jhi", 1},
+	{regexp.MustCompile(`&w\.jUnknown\b`), "jUnknown", 1},
+	{regexp.MustCompile(`&w\.jmark\b`), "jmark", 2},
+	{regexp.MustCompile(`&t\.counts\[i\]|store32\(count,`), "count", 3},
+	{regexp.MustCompile(`&t\.lo\b`), "t.lo", 3},
+	{regexp.MustCompile(`&t\.hi\b`), "t.hi", 3},
+	{regexp.MustCompile(`&t\.max\b`), "t.max", 3},
+	{regexp.MustCompile(`&t\.min\b`), "t.min", 3},
+	{regexp.MustCompile(`&t\.unknownCPU\b`), "t.unknownCPU", 3},
+}
+
+// rules names what the rank of each side of a swap breaks.
+func swapRule(a, b unit) (forbidden bool, why string) {
+	switch {
+	case a.rank == b.rank && a.rank == 1:
+		return false, "allowed: journal words (and the load) in any order between seq and jmark"
+	case a.rank == b.rank && a.rank == 3:
+		return false, "allowed: the tally's stores in any order after jmark"
+	case a.rank == 0:
+		return true, "R1: seq first"
+	case b.rank == 2:
+		return true, "R2: the journal before its mark"
+	}
+	return true, "R3: the mark before the tally"
+}
+
+// mutationsOf returns every mutation of writer.go's Record and put and of
+// collector.go's barrier.
+func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
+	var ms []mutation
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "writer.go", writer, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv == nil || fn.Name.Name != "Record" && fn.Name.Name != "put" {
+			continue
+		}
+		var units []unit
+		block := 0
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			b, ok := n.(*ast.BlockStmt)
+			if !ok {
+				return true
+			}
+			block++
+			pos := 0
+			for i, st := range b.List {
+				if i == 0 || !isStep(st) {
+					continue
+				}
+				prev := b.List[i-1]
+				u := unit{from: off(prev.Pos()), to: off(prev.End()), block: block, pos: pos}
+				text := string(writer[u.from:u.to])
+				for _, l := range unitLabels {
+					if l.re.MatchString(text) {
+						u.label, u.rank = l.label, l.rank
+						break
+					}
+				}
+				if u.label == "" {
+					t.Fatalf("%s: no label for the store %q", fn.Name.Name, text)
+				}
+				units = append(units, u)
+				pos++
+			}
+			return true
+		})
+		name := fn.Name.Name
+		var seq, load unit
+		for i, u := range units {
+			switch u.label {
+			case "seq":
+				seq = u
+			case "load of cur":
+				load = u
+			}
+			ms = append(ms, mutation{
+				name: name + ": no " + u.label, file: "writer.go",
+				edits:     []edit{{u.from, u.to, "_ = 0"}},
+				forbidden: true, why: "every row stores what the reader reads",
+			})
+			if i+1 < len(units) && units[i+1].block == u.block {
+				v := units[i+1]
+				forbidden, why := swapRule(u, v)
+				ms = append(ms, mutation{
+					name: name + ": " + v.label + " before " + u.label, file: "writer.go",
+					edits: []edit{
+						{u.from, u.to, string(writer[v.from:v.to])},
+						{v.from, v.to, string(writer[u.from:u.to])},
+					},
+					forbidden: forbidden, why: why,
+				})
+			}
+		}
+		ms = append(ms, mutation{
+			name: name + ": the load of cur before seq", file: "writer.go",
+			edits: []edit{
+				{seq.from, seq.from, string(writer[load.from:load.to]) + "\n\tstep()\n\t"},
+				{load.from, load.to, "_ = 0"},
+			},
+			forbidden: true, why: "R1: seq before the load, which the barrier orders",
+		})
+	}
+
+	fc, err := parser.ParseFile(fset, "collector.go", collector, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range fc.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "Interval" {
+			continue
+		}
+		for i, st := range fn.Body.List {
+			ifs, ok := st.(*ast.IfStmt)
+			if !ok || !strings.Contains(string(collector[off(ifs.Pos()):off(ifs.End())]), "c.barrier.pass()") {
+				continue
+			}
+			pass := ifs.Body.List[0]
+			ms = append(ms, mutation{
+				name: "Interval: no barrier", file: "collector.go",
+				edits:     []edit{{off(pass.Pos()), off(pass.End()), ""}},
+				forbidden: true, why: "the barrier between the swaps and the journals",
+			})
+			next := fn.Body.List[i+1]
+			ms = append(ms, mutation{
+				name: "Interval: the barrier after the collects", file: "collector.go",
+				edits: []edit{
+					{off(ifs.Pos()), off(ifs.End()), ""},
+					{off(next.End()), off(next.End()), "\n\t" + string(collector[off(ifs.Pos()):off(ifs.End())])},
+				},
+				forbidden: true, why: "the barrier between the swaps and the journals",
+			})
+		}
+	}
+	return ms
+}
+
+// isStep reports whether st is a call of step().
+func isStep(st ast.Stmt) bool {
+	e, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	c, ok := e.X.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := c.Fun.(*ast.Ident)
+	return ok && id.Name == "step" && len(c.Args) == 0
+}
+
+// TestMutations applies every mutation of the store order to a scratch
+// copy of this package and runs the handoverstep tests on it: each change
+// the proof forbids must fail them, each it allows must pass, and this
+// package as it is must pass. It compiles the package once a mutation
+// (about a minute in all), so it runs only where COUNTER_MUTATE is set,
+// as CI sets it.
+func TestMutations(t *testing.T) {
+	if os.Getenv("COUNTER_MUTATE") == "" {
+		t.Skip("set COUNTER_MUTATE=1 to apply every mutation of the store order to a scratch copy")
+	}
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	writer, err := os.ReadFile("writer.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	collector, err := os.ReadFile("collector.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := t.TempDir()
+	pkg := filepath.Join(scratch, "internal", "handover")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		copyFile(t, filepath.Join("..", "..", name), filepath.Join(scratch, name))
+	}
+	files, _ := filepath.Glob("*.go")
+	for _, name := range files {
+		copyFile(t, name, filepath.Join(pkg, name))
+	}
+	run := func() (string, bool) {
+		cmd := exec.Command(goTool, "test", "-tags", "handoverstep", "-count=1",
+			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals)$", "./internal/handover")
+		cmd.Dir = scratch
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		return string(out), err == nil
+	}
+	if out, ok := run(); !ok {
+		t.Fatalf("the package as it is fails the handoverstep tests:\n%s", out)
+	}
+	for _, m := range mutationsOf(t, writer, collector) {
+		src := collector
+		if m.file == "writer.go" {
+			src = writer
+		}
+		if err := os.WriteFile(filepath.Join(pkg, m.file), m.apply(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, passed := run()
+		failedTest := regexp.MustCompile(`--- FAIL: (\w+)`).FindStringSubmatch(out)
+		switch {
+		case !passed && failedTest == nil:
+			t.Logf("%-50s does not compile (a data dependency): %s", m.name, firstLine(out))
+		case m.forbidden && passed:
+			t.Errorf("%-50s passed; want a failure (%s)", m.name, m.why)
+		case !m.forbidden && !passed:
+			t.Errorf("%-50s failed %s; want a pass (%s):\n%s", m.name, failedTest[1], m.why, out)
+		case passed:
+			t.Logf("%-50s passes, as %s", m.name, m.why)
+		default:
+			t.Logf("%-50s caught by %s (%s)", m.name, failedTest[1], m.why)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, m.file), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// firstLine returns the first line of out that says what is wrong.
+func firstLine(out string) string {
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.Contains(l, ".go:") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return strings.TrimSpace(out)
+}

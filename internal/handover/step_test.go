@@ -1,0 +1,291 @@
+//go:build handoverstep
+
+package handover
+
+import (
+	"math"
+	"testing"
+)
+
+// A stepCase is one record, made through the writer's real code: Record,
+// or RecordKind for the kinds Record does not take.
+type stepCase struct {
+	name string
+	k    Kind  // what the record counts
+	d    int64 // its span
+	// before are the records made first, through both paths; no Interval
+	// was taken before them.
+	before []rec
+	// prepare readies the writer after before: fills a bucket, or closes
+	// the writer. full is the bucket it filled, -1 for none.
+	prepare func(w *Writer) (full int)
+	// record makes the record.
+	record func(w *Writer)
+}
+
+// A rec is a record made before or after the one a case stops.
+type rec struct {
+	k Kind
+	d int64
+}
+
+// on makes r into w, through Record for a span and RecordKind otherwise.
+func (r rec) on(w *Writer) {
+	if r.k == KindSpan {
+		w.Record(r.d)
+	} else {
+		w.RecordKind(r.d, r.k)
+	}
+}
+
+// usual are the records before most cases: spans of 500 to 2,000 ticks
+// through both paths, and a negative and a migrated span.
+var usual = []rec{{KindSpan, 500}, {KindUnknown, 600}, {KindNegative, -1}, {KindMigrated, 9}, {KindSpan, 2000}}
+
+// carrying are records whose sum is 2⁶⁴−1, so that a span carries into hi.
+var carrying = []rec{{KindSpan, math.MaxInt64}, {KindUnknown, math.MaxInt64 - 1}, {KindMigrated, 9}, {KindSpan, 2}}
+
+// after is the record made after the one a case stops: it begins a later
+// record, so that the reader must find the stopped record's stores in the
+// tally, not in its journal. It is neither a new minimum nor a new maximum,
+// so that it hides neither store of the record before it.
+var after = rec{KindSpan, 1000}
+
+func record(d int64) func(*Writer)             { return func(w *Writer) { w.Record(d) } }
+func recordKind(d int64, k Kind) func(*Writer) { return func(w *Writer) { w.RecordKind(d, k) } }
+func none(*Writer) int                         { return -1 }
+
+// stepCases take every path of a record: Record where the span fits;
+// Record then put, where the sum carries, the span is negative, the bucket
+// is full (a fresh tally goes in front) or the writer is closed (it
+// attaches a tally); put alone for the other kinds. Each is taken with a
+// span that is a new maximum and one that is a new minimum, so that every
+// store of the table changes what the reader must find.
+var stepCases = []stepCase{
+	{"span, a new max", KindSpan, 1 << 36, usual, none, record(1 << 36)},
+	{"span, a new min", KindSpan, 100, usual, none, record(100)},
+	{"span of 0", KindSpan, 0, usual, none, record(0)},
+	// The sum of before is 2⁶⁴−1, so that the span carries into hi.
+	{"span whose sum carries, a new max", KindSpan, math.MaxInt64, carrying, none, record(math.MaxInt64)},
+	{"span whose sum carries, a new min", KindSpan, 1 << 40, carrying, none, record(1 << 40)},
+	{"negative through Record", KindNegative, -3, usual, none, record(-3)},
+	{"span into a full bucket", KindSpan, 1000, usual, fillBucketOf(1000), record(1000)},
+	{"span into a closed writer", KindSpan, 1000, usual, closeWriter, record(1000)},
+	{"unknown CPU, a new max", KindUnknown, 1 << 36, usual, none, recordKind(1<<36, KindUnknown)},
+	{"unknown CPU, a new min", KindUnknown, 77, usual, none, recordKind(77, KindUnknown)},
+	{"negative", KindNegative, -3, usual, none, recordKind(-3, KindNegative)},
+	{"migrated", KindMigrated, 5, usual, none, recordKind(5, KindMigrated)},
+	{"migrated, negative", KindMigrated, -5, usual, none, recordKind(-5, KindMigrated)},
+}
+
+// fillBucketOf returns a prepare that fills the bucket of span d in the
+// writer's tally to 2³²−1, as that many spans would.
+func fillBucketOf(d int64) func(*Writer) int {
+	return func(w *Writer) int {
+		i := int(BucketOf(uint64(d)))
+		w.cur.Load().counts[i] = math.MaxUint32
+		return i
+	}
+}
+
+// closeWriter closes the writer, so that its record attaches a tally.
+func closeWriter(w *Writer) int {
+	w.Close()
+	return -1
+}
+
+// stepsOf returns how many steps the record of tc makes.
+func stepsOf(tc stepCase) int {
+	c := NewCollector(NoBarrier)
+	w := c.NewWriter()
+	for _, r := range tc.before {
+		r.on(w)
+	}
+	tc.prepare(w)
+	n := 0
+	OnStep = func() { n++ }
+	defer func() { OnStep = nil }()
+	tc.record(w)
+	return n
+}
+
+// TestRecordAtEachStore stops a writer after each store of a record in
+// turn (and after its load of the tally), as the operating system may, and
+// takes an Interval there; then lets it run to each later store and takes
+// another, with the reader's view of the writer as it found it or as an
+// older one (a scan may load a seq from before the record began, and take
+// the tally again); then finishes the record, takes a third, makes one more
+// record and takes two more. The record after is also made before the
+// third Interval, and the first two are also taken only after it, so that
+// the reader finds the stopped record in its tally alone. The record is in exactly one of the
+// Intervals, whole: its count, its sum, its bounds and its kind's count are
+// all in that one or none is; the records before it are all in the first,
+// the one after it in the fourth; and a record that had made every store
+// before the first Interval is in it.
+func TestRecordAtEachStore(t *testing.T) {
+	for _, tc := range stepCases {
+		n := stepsOf(tc)
+		if n < 6 {
+			t.Fatalf("%s: the record made %d steps; want a step after each store of the table", tc.name, n)
+		}
+		// A stop at n+1 is after the record, and after the record after
+		// it where that is made early (late).
+		for a := 0; a <= n+1; a++ {
+			for b := a; b <= n+1; b++ {
+				for _, older := range []bool{false, true} {
+					for _, late := range []bool{false, true} {
+						stopAt(t, tc, n, a, b, older, late)
+					}
+				}
+			}
+		}
+	}
+}
+
+// stopAt runs one case of TestRecordAtEachStore: stops after a steps and
+// after b, older saying whether the second Interval's scan finds the writer
+// as it was before the record, and late whether the record after it is made
+// before the third Interval (so that the reader finds the stopped record in
+// its tally alone) or after.
+func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
+	t.Helper()
+	c := NewCollector(NoBarrier)
+	w := c.NewWriter()
+	var before Dist
+	for _, r := range tc.before {
+		r.on(w)
+		before.Add(r.k, r.d)
+	}
+	if full := tc.prepare(w); full >= 0 {
+		filled := math.MaxUint32 - before.counts[full]
+		before.counts[full] += filled
+		before.count += filled
+	}
+	var s [5]Dist
+	took := [2]bool{}
+	afterMade, afterIn := false, -1
+	take := func(i int) {
+		c.Interval(&s[i])
+		if afterMade && afterIn < 0 {
+			afterIn = i
+		}
+	}
+	k := 0
+	at := func() {
+		if k == a && !took[0] {
+			took[0] = true
+			take(0)
+			if older {
+				w.flight.seen = unseen
+			}
+		}
+		if k == b && !took[1] {
+			took[1] = true
+			take(1)
+		}
+	}
+	at()
+	OnStep = func() { k++; at() }
+	tc.record(w)
+	OnStep = nil
+	if late {
+		after.on(w)
+		afterMade = true
+	}
+	// The stops the record did not reach (n+1, or a path shorter than
+	// stepsOf's where an Interval emptied the tally) come now.
+	for i, done := range took {
+		if !done {
+			take(i)
+		}
+	}
+	take(2)
+	if !late {
+		after.on(w)
+		afterMade = true
+	}
+	take(3)
+	take(4)
+
+	in := -1
+	for i := range s {
+		var without Dist // what Interval i holds without the record
+		if i == 0 {
+			without.Merge(&before)
+		}
+		if i == afterIn {
+			without.Add(after.k, after.d)
+		}
+		within := without
+		within.Add(tc.k, tc.d)
+		switch {
+		case s[i] == without:
+			continue
+		case in < 0 && s[i] == within:
+			in = i
+			continue
+		}
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d; want the record whole in one",
+			tc.name, a, b, n, older, late, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU)
+	}
+	if in < 0 {
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v): the record is in no Interval", tc.name, a, b, n, older, late)
+	}
+	if a == n && in != 0 {
+		t.Fatalf("%s: a record that had made every store is in Interval %d; want the first", tc.name, in)
+	}
+}
+
+// TestBarrierBetweenSwapsAndJournals checks the reader's side of the
+// protocol on the Collector that runs: in every Interval that takes a
+// tally, one barrier passes, after the last swap and before the first read
+// of a journal that follows a swap; an Interval that takes nothing passes
+// none.
+func TestBarrierBetweenSwapsAndJournals(t *testing.T) {
+	c := NewCollector(NoBarrier)
+	ws := []*Writer{c.NewWriter(), c.NewWriter(), c.NewWriter()}
+	var events []Event
+	OnTrace = func(e Event) { events = append(events, e) }
+	defer func() { OnTrace = nil }()
+	for round := range 6 {
+		for i, w := range ws {
+			if (round+i)%3 != 0 {
+				w.Record(int64(round*10 + i))
+			}
+		}
+		if round == 2 {
+			// A record in flight at the Interval: stopped after its seq.
+			OnStep = func() { OnStep = nil; checkInterval(t, c, &events, round) }
+			ws[0].Record(7)
+		}
+		checkInterval(t, c, &events, round)
+		checkInterval(t, c, &events, round) // nothing new: takes nothing
+	}
+}
+
+// checkInterval takes an Interval of c and checks its events.
+func checkInterval(t *testing.T, c *Collector, events *[]Event, round int) {
+	t.Helper()
+	*events = (*events)[:0]
+	var s Dist
+	c.Interval(&s)
+	swaps, barriers := 0, 0
+	unordered := false // a swap not yet followed by a barrier
+	for _, e := range *events {
+		switch e {
+		case EventSwap:
+			swaps++
+			unordered = true
+		case EventBarrier:
+			barriers++
+			unordered = false
+		case EventJournal:
+			if unordered {
+				t.Fatalf("round %d: a journal read after a swap with no barrier between: %v", round, *events)
+			}
+		}
+	}
+	if want := min(swaps, 1); barriers != want {
+		t.Fatalf("round %d: %d swaps and %d barriers: %v; want %d barriers", round, swaps, barriers, *events, want)
+	}
+}
