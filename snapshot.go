@@ -198,10 +198,6 @@ var pow10 = [20]uint64{
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
 }
 
-// empty reports whether the Snapshot holds nothing, not even a span counted
-// apart.
-func (s *Snapshot) empty() bool { return s.d.Empty() }
-
 // Merge adds the spans of o to the Snapshot, as if recorded into it.
 func (s *Snapshot) Merge(o *Snapshot) { s.d.Merge(&o.d) }
 

@@ -51,9 +51,10 @@
 // writing as it finds it (where the mark is visible it takes the record's
 // words from the journal, where it is not the copy saw none of them, and
 // it reads the words of a held tally only once a later record has begun).
-// testdata/mutate applies each change to a scratch copy: every change the
-// proof forbids fails a test of the handoverstep build, and every change it
-// allows passes.
+// TestMutations (mutation_test.go) makes each such change, and each
+// omission of a store or of the barrier, in a scratch copy: every change
+// the proof forbids fails a test of the handoverstep build, and every
+// change it allows passes.
 //
 // # The reader
 //

@@ -3,9 +3,7 @@ package handover
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -26,7 +24,7 @@ func TestHooksCompileAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := strings.Count(string(src), "\tstep()\n")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-gcflags=-m", ".")
+	cmd := exec.Command("go", "build", "-gcflags=-m", ".")
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -233,7 +232,6 @@ func TestMutations(t *testing.T) {
 	if os.Getenv("COUNTER_MUTATE") == "" {
 		t.Skip("set COUNTER_MUTATE=1 to apply every mutation of the store order to a scratch copy")
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	writer, err := os.ReadFile("writer.go")
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +253,7 @@ func TestMutations(t *testing.T) {
 		copyFile(t, name, filepath.Join(pkg, name))
 	}
 	run := func() (string, bool) {
-		cmd := exec.Command(goTool, "test", "-tags", "handoverstep", "-count=1",
+		cmd := exec.Command("go", "test", "-tags", "handoverstep", "-count=1",
 			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals)$", "./internal/handover")
 		cmd.Dir = scratch
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
