@@ -300,7 +300,7 @@ func measureRateWith(measure func(time.Duration) (measurement, error)) (TickRate
 // measurer returns the measurement of this machine's counter, or nil where
 // there is no raw clock to measure it against.
 func measurer() func(time.Duration) (measurement, error) {
-	if !haveRawClock {
+	if !measureRawClock {
 		return nil
 	}
 	return measureCounter

@@ -34,10 +34,13 @@ import (
 // it, rounded up to a power of two, at least 8 and at most 1024) and for
 // each Recorder, as many spare tallies at most, which Interval exchanges for
 // the ones it takes, a [Snapshot] of about 58 KB for what closed Recorders
-// leave, and one more tally that Interval copies into. Its methods allocate only to
-// make a tally: for a new Recorder, for a lock on its first use, for the
-// first Intervals that take a tally from a writer, and where a bucket fills
-// (2³²−1 spans of one bucket between two Intervals).
+// leave, and one more tally that Interval copies into. Its methods allocate
+// to make a tally (for a new Recorder, for a lock on its first use, for the
+// first Intervals that take a tally from a writer, and where a bucket fills:
+// 2³²−1 spans of one bucket between two Intervals) and to grow its lists:
+// of writers, as Recorders are made, and of tallies a record in flight may
+// still write, at most two a writer. The lists stop growing once the number
+// of Recorders does.
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
 	shards []shard

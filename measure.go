@@ -84,7 +84,7 @@ const (
 // system other than Linux, which does not put the CPU in TSC_AUX), it is
 // LFENCE; RDTSC, which waits for the system call to return just as well.
 func measureCounter(window time.Duration) (measurement, error) {
-	return clockPair{counter: readCPU, raw: bracketNanos, cpu: osCPU, stallWait: stalledClockWait}.measure(window)
+	return clockPair{counter: readCPU, raw: bracketNanos, cpu: measureCPU, stallWait: stalledClockWait}.measure(window)
 }
 
 // A bin gathers the kept brackets of one stretch of the window read on one

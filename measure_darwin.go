@@ -5,13 +5,13 @@ package counter
 
 import "github.com/tickstamp/counter/internal/rawclock"
 
-// haveRawClock reports whether the raw clock that bracketNanos reads,
+// measureRawClock reports whether the raw clock that bracketNanos reads,
 // CLOCK_UPTIME_RAW, is one no time daemon slews. Like Linux's
 // CLOCK_MONOTONIC_RAW it stops while the machine sleeps.
-const haveRawClock = rawclock.Have
+const measureRawClock = rawclock.Have
 
-// osCPU is nil: macOS cannot say which CPU a thread runs on. A measurement
+// measureCPU is nil: macOS cannot say which CPU a thread runs on. A measurement
 // there fits one offset to the whole window, trusting what the platform
 // promises: Apple silicon's CPUs read one system counter, and Intel Macs
 // keep their TSCs in step.
-var osCPU func() int
+var measureCPU func() int

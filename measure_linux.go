@@ -9,15 +9,15 @@ import (
 	"github.com/tickstamp/counter/internal/rawclock"
 )
 
-// haveRawClock reports whether the raw clock that bracketNanos reads,
+// measureRawClock reports whether the raw clock that bracketNanos reads,
 // CLOCK_MONOTONIC_RAW, is one no time daemon slews.
-const haveRawClock = rawclock.Have
+const measureRawClock = rawclock.Have
 
-// osCPU returns the CPU the calling thread runs on, from the getcpu system
+// measureCPU returns the CPU the calling thread runs on, from the getcpu system
 // call, or -1 where the call fails (a seccomp filter may refuse it). A
 // measurement asks only after its thread may have left its CPU, a few times
 // in a window.
-var osCPU = func() int {
+var measureCPU = func() int {
 	cpu, err := affinity.Current()
 	if err != nil {
 		return -1

@@ -5,10 +5,10 @@
 
 package counter
 
-// haveRawClock reports whether the raw clock that bracketNanos reads is one
+// measureRawClock reports whether the raw clock that bracketNanos reads is one
 // no time daemon slews: false, there being no raw clock on this system
 // (bracketNanos reads the runtime's monotonic clock instead).
-const haveRawClock = false
+const measureRawClock = false
 
-// osCPU is nil: nothing is measured here.
-var osCPU func() int
+// measureCPU is nil: nothing is measured here.
+var measureCPU func() int

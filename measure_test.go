@@ -253,7 +253,7 @@ func TestFitBinsSpreadSeesSharedErrors(t *testing.T) {
 // bound is loose on purpose: 50 ppm, and the two spreads, since a loaded VM
 // or an emulator may stretch any of it.
 func TestMeasureAgainstLongerWindow(t *testing.T) {
-	if !haveRawClock {
+	if !measureRawClock {
 		t.Skip("no raw clock on this system")
 	}
 	if readsFault() {

@@ -116,6 +116,20 @@ func (r TickRate) Hertz() uint64 {
 	return r.t.hz
 }
 
+// Duration converts the span to time at rate r: the exact quotient d·10⁹/hz
+// nanoseconds rounded to the nearest integer, without division. A span whose
+// quotient is past the range of [time.Duration] saturates to its nearest
+// end; elsewhere the result is exact wherever the quotient is an integer,
+// and within one unit always: only a quotient within |d|/2⁶⁴ of halfway
+// between two integers may round to the farther one. At the zero [TickRate]
+// every span is zero.
+func (d Tickdelta) Duration(r TickRate) time.Duration {
+	if r.t == nil {
+		return 0
+	}
+	return time.Duration(r.t.toNanos.apply(int64(d)))
+}
+
 // Ticks converts a duration to a span of ticks at rate r: the exact quotient
 // d·hz/10⁹ rounded to the nearest integer, without division. A span past the
 // range of [Tickdelta] saturates to its nearest end, −2⁶³ or 2⁶³−1 ticks;

@@ -3,7 +3,6 @@ package counter
 import (
 	"math"
 	"strconv"
-	"time"
 )
 
 // A Tickstamp is one reading of a counter, in that counter's ticks.
@@ -45,20 +44,6 @@ func (t Tickstamp) Sub(u Tickstamp) Tickdelta {
 // wrapping modulo 2⁶⁴ as the counter does.
 func (t Tickstamp) add(d Tickdelta) Tickstamp {
 	return t + Tickstamp(d)
-}
-
-// Duration converts the span to time at rate r: the exact quotient d·10⁹/hz
-// nanoseconds rounded to the nearest integer, without division. A span whose
-// quotient is past the range of [time.Duration] saturates to its nearest
-// end; elsewhere the result is exact wherever the quotient is an integer,
-// and within one unit always: only a quotient within |d|/2⁶⁴ of halfway
-// between two integers may round to the farther one. At the zero [TickRate]
-// every span is zero.
-func (d Tickdelta) Duration(r TickRate) time.Duration {
-	if r.t == nil {
-		return 0
-	}
-	return time.Duration(r.t.toNanos.apply(int64(d)))
 }
 
 // String returns the reading as "1000 ticks" ("1 tick" for one).

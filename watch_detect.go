@@ -8,6 +8,10 @@ import "math"
 // its threshold N, confirms a deviation with the next period, and says
 // which events that makes. It also keeps the refined fit. The doc of
 // [Watch] states what it holds against what; [Watch] feeds it.
+// untrustedRatePPM is how far off a rate must be to show a counter that is
+// not invariant: the detector calls the counter untrusted past it.
+const untrustedRatePPM = 1000
+
 type detector struct {
 	perNs float64 // the rate in use, in ticks a nanosecond
 	tol   float64 // the rate tolerance, as a fraction

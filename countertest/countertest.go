@@ -30,7 +30,6 @@ import (
 	"testing"
 
 	"github.com/tickstamp/counter"
-	"github.com/tickstamp/counter/internal/emptyspan"
 )
 
 // The units Bench reports its metrics in: nanoseconds, each figure named by
@@ -73,8 +72,8 @@ func clock() counter.Counter {
 // a [counter.Counter.Begin] and a [counter.Counter.End], which wait for
 // every earlier instruction and hold every later one back, so that no part
 // of body runs outside its span and nothing around it runs inside. Before
-// the first iteration it measures the floor: ten thousand spans, as many
-// as [counter.Counter.Floor] takes, of the same harness around an empty
+// the first iteration it measures the floor: [counter.FloorSpans] spans,
+// as many as [counter.Counter.Floor] takes, of the same harness around an empty
 // body, which hold the two reads, their fences and the call of body.
 // The quantiles are [counter.Snapshot.QuantileLess] with the floor's
 // median: within [counter.QuantileError] of the exact order statistics
@@ -122,7 +121,7 @@ func Bench(b *testing.B, body func()) {
 	r := h.Recorder()
 	var s counter.Snapshot
 
-	for range emptyspan.Count {
+	for range counter.FloorSpans {
 		r.Record(span(c, empty))
 	}
 	// Interval takes every span recorded before it, without the

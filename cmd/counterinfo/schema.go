@@ -71,7 +71,7 @@ type report struct {
 	ResolutionTicks float64 `json:"resolution_ticks"`
 	ResolutionNS    float64 `json:"resolution_ns"`
 
-	// The read floor: the distribution of the emptyspan.Count empty spans of
+	// The read floor: the distribution of the counter.FloorSpans empty spans of
 	// each pair of reads, read back to back by counter.Floor, as p50, p99
 	// and max. All 0 where reads were skipped (read_note says why); the ns
 	// objects are all 0 when refused.

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/tickstamp/counter"
-	"github.com/tickstamp/counter/internal/emptyspan"
 	"github.com/tickstamp/counter/internal/step"
 )
 
@@ -169,9 +168,9 @@ func tableFloor(t table, name string, ticks floorTicks, ns floorNS, usable bool)
 	const of = "of %d empty spans read back to back"
 	if usable {
 		t.row(name, "p50 %d ticks (%.1f ns), p99 %d ticks (%.1f ns), max %d ticks (%.1f ns) "+of,
-			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, emptyspan.Count)
+			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, counter.FloorSpans)
 	} else {
-		t.row(name, "p50 %d ticks, p99 %d ticks, max %d ticks "+of, ticks.P50, ticks.P99, ticks.Max, emptyspan.Count)
+		t.row(name, "p50 %d ticks, p99 %d ticks, max %d ticks "+of, ticks.P50, ticks.P99, ticks.Max, counter.FloorSpans)
 	}
 }
 

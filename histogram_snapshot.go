@@ -20,8 +20,9 @@ import (
 // is a copy that nothing done to a changes afterwards. Reuse one, as
 // Interval's dst, rather than make one a call. The zero Snapshot is empty
 // and ready to use, and no method allocates. Its methods may be called from
-// several goroutines at once where none of them changes it (Merge,
-// Interval and Floor do).
+// several goroutines at once as long as nothing changes the Snapshot
+// meanwhile: its own Merge, or a [Histogram.Interval] or [Counter.Floor]
+// that fills it.
 type Snapshot struct {
 	d handover.Dist
 }

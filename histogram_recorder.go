@@ -8,9 +8,12 @@ import (
 
 // A Recorder counts spans into its [Histogram] from one goroutine at a time,
 // with plain loads and stores: no atomic read-modify-write, no lock, no
-// fence and no allocation while it records. (That is on amd64; on arm64 its
-// stores are store-releases, and elsewhere and in race builds Go's atomic
-// stores.)
+// fence and no allocation where the span fits its tally. (That is on amd64;
+// on arm64 its stores are store-releases, and elsewhere and in race builds
+// Go's atomic stores.) A negative or migrated span, a span of an unknown
+// CPU, a span whose bucket is full and the first span after Close take a
+// slower path, which locks the Histogram's list briefly and, for a full
+// bucket or after Close, takes a spare tally or allocates one.
 // [Histogram.Interval] takes what it has recorded without its help, whatever
 // its goroutine is doing, so a goroutine may record and then block, sleep or
 // end. A Recorder keeps one tally of 29 KB of counts (a 32 KB allocation),
