@@ -1,6 +1,5 @@
 package counter
 
-
 // A Pair is the two reads that open and close a span, for [Counter.Floor].
 type Pair uint8
 

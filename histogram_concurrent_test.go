@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/race"
 )
 
 // TestIntervalLosesNothing has four goroutines record, two through
@@ -20,7 +21,7 @@ import (
 // COUNTER_NOLOSS_SPANS sets the spans each writer records (CI runs 25 M).
 func TestIntervalLosesNothing(t *testing.T) {
 	perWriter := 1_000_000
-	if raceEnabled {
+	if race.Enabled {
 		perWriter = 100_000
 	}
 	perWriter = counter.EnvCount(t, "COUNTER_NOLOSS_SPANS", perWriter)
@@ -285,7 +286,7 @@ func TestFloor(t *testing.T) {
 		}
 		t.Logf("pair %d: min %d, p50 %d, p99 %d, max %d ticks", p, s.Min(), p50, p99, s.Max())
 		// Into a Snapshot that has its buckets, Floor allocates nothing.
-		if n := testing.AllocsPerRun(2, func() { c.Floor(p, &s) }); n != 0 && !raceEnabled {
+		if n := testing.AllocsPerRun(2, func() { c.Floor(p, &s) }); n != 0 && !race.Enabled {
 			t.Errorf("pair %d: Floor into a used Snapshot allocates %v times; want 0", p, n)
 		}
 	}
@@ -311,7 +312,7 @@ func TestQuantileLess(t *testing.T) {
 // Interval into a reused Snapshot and reading it allocate nothing once the
 // Recorders and the Snapshot exist.
 func TestHistogramDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	h := counter.NewHistogram()

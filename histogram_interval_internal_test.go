@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter/internal/handover"
+	"github.com/tickstamp/counter/internal/race"
 )
 
 // envCount returns the count the environment variable name sets, or def
@@ -37,7 +38,7 @@ func envCount(t testing.TB, name string, def int) int {
 // COUNTER_BARRIER_SPANS sets the records of each writer.
 func TestIntervalExactUnderEachBarrier(t *testing.T) {
 	per := 200_000
-	if raceBuild {
+	if race.Enabled {
 		per = 20_000
 	}
 	per = envCount(t, "COUNTER_BARRIER_SPANS", per)

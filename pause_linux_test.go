@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/race"
 )
 
 // pauseChildEnv marks the re-executed test binary as TestDiscoverThroughAPause's
@@ -53,7 +54,7 @@ func TestDiscoverThroughAPause(t *testing.T) {
 	if os.Getenv(pauseChildEnv) == "1" {
 		t.Skip("already the child")
 	}
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector slows the child's 10 ms measurement past what a pause test can judge")
 	}
 	c, ref, err := counter.DiscoverDetails()

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickstamp/counter/internal/race"
 	"github.com/tickstamp/counter/internal/rawclock"
 )
 
@@ -35,7 +36,7 @@ func vdsoCalls(t *testing.T) int {
 	if rawclock.Open(false).Kind() != "vdso" {
 		n /= 10
 	}
-	if raceEnabled {
+	if race.Enabled {
 		n /= 10
 	}
 	return n

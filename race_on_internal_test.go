@@ -1,6 +1,0 @@
-//go:build race
-
-package counter
-
-// raceBuild reports whether the race detector is on, which allocates.
-const raceBuild = true
