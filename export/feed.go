@@ -52,10 +52,7 @@ func (f *Feed) Tap() *Tap {
 // Snapshot. f.mu is held.
 func (f *Feed) take() {
 	f.h.Interval(&f.scratch)
-	if f.scratch.Count() == 0 && f.scratch.Negative() == 0 && f.scratch.Migrated() == 0 {
-		return
-	}
-	for _, t := range f.taps {
+	for _, t := range f.taps { // Merge of an empty Snapshot adds nothing, at once
 		t.pending.Merge(&f.scratch)
 	}
 }
@@ -74,6 +71,10 @@ type Tap struct {
 // Snapshot.
 func (t *Tap) Interval(dst *counter.Snapshot) {
 	f := t.f
+	if f == nil {
+		*dst = counter.Snapshot{} // the zero Tap, which no Feed made
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !t.open {
@@ -89,6 +90,9 @@ func (t *Tap) Interval(dst *counter.Snapshot) {
 // Closing it again does nothing.
 func (t *Tap) Close() {
 	f := t.f
+	if f == nil {
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !t.open {

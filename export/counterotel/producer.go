@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -52,8 +51,10 @@ var (
 	// ErrInvalidAttribute is the refusal of an attribute with an empty key.
 	ErrInvalidAttribute = errors.New("counterotel: invalid attribute")
 
-	// ErrNilSource is the refusal of a nil Source, or of a nil pointer.
-	ErrNilSource = errors.New("counterotel: nil Source")
+	// ErrNilSource is the refusal of a Source that cannot be read: nil, a
+	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]). It is
+	// export.ErrNilSource, which counterprom refuses too.
+	ErrNilSource = export.ErrNilSource
 
 	// ErrDuplicate is the refusal of a name and set of attributes already
 	// registered, or of a name that one of the metrics of another
@@ -159,8 +160,8 @@ func (p *Producer) init() {
 // key the last is kept): they are data points of one metric. Register
 // refuses, with an error wrapping the sentinel named: a name that is not an
 // instrument name or is longer than 246 characters ([ErrInvalidName]), an
-// attribute with an empty key ([ErrInvalidAttribute]), a nil src or one
-// that is a nil pointer ([ErrNilSource]), the zero rate
+// attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
+// be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
 // ([export.ErrZeroRate]), and a name and set of attributes registered
 // before, or a name another registration's sums have ([ErrDuplicate]).
 //
@@ -175,8 +176,8 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 			return fmt.Errorf("%w: %q has an attribute with an empty key", ErrInvalidAttribute, name)
 		}
 	}
-	if isNil(src) {
-		return fmt.Errorf("%w: %q has no Source to read", ErrNilSource, name)
+	if err := export.CheckSource(src); err != nil {
+		return fmt.Errorf("counterotel: %q: %w", name, err)
 	}
 	if rate.Hertz() == 0 {
 		return fmt.Errorf("counterotel: %q: %w", name, export.ErrZeroRate)
@@ -258,16 +259,6 @@ func (p *Producer) clash(name string) error {
 	return nil
 }
 
-// isNil reports whether src is nil or holds a nil pointer, whose Interval
-// would fault.
-func isNil(src export.Source) bool {
-	if src == nil {
-		return true
-	}
-	v := reflect.ValueOf(src)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
-
 // Produce takes the spans each registered Source recorded since the
 // previous Produce and returns the Producer's metrics, as the package doc
 // describes them, in one ScopeMetrics of scope [ScopeName]: for each name,
@@ -313,9 +304,7 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 		for i, r := range f.regs {
 			r.src.Interval(&p.scratch)
 			now := time.Now()
-			if p.scratch.Count() != 0 || p.scratch.Negative() != 0 || p.scratch.Migrated() != 0 {
-				r.total.Merge(&p.scratch)
-			}
+			r.total.Merge(&p.scratch) // at once where the Interval is empty
 			s, start := &r.total, r.start
 			if histDelta {
 				s, start = &p.scratch, r.last

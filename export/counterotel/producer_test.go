@@ -310,6 +310,8 @@ func TestRegisterErrors(t *testing.T) {
 		{"x", nil, rate, nil, counterotel.ErrNilSource},
 		{"x", nilHistogram, rate, nil, counterotel.ErrNilSource},
 		{"x", nilTap, rate, nil, counterotel.ErrNilSource},
+		{"x", new(counter.Histogram), rate, nil, counterotel.ErrNilSource},
+		{"x", new(export.Tap), rate, nil, counterotel.ErrNilSource},
 		{"x", h, counter.TickRate{}, nil, export.ErrZeroRate},
 		// The same attributes in another order, and the last of a key kept.
 		{"taken", h, rate, []attribute.KeyValue{attribute.String("b", "2"), attribute.String("a", "0"), attribute.String("a", "1")}, counterotel.ErrDuplicate},
@@ -601,5 +603,44 @@ func TestConcurrent(t *testing.T) {
 	}
 	if n := len(histogram(t, &metricdata.ResourceMetrics{ScopeMetrics: sms}, "late").DataPoints); n != producers {
 		t.Errorf("late has %d points, want %d", n, producers)
+	}
+}
+
+// TestBadSourceBesideAHealthyGauge registers each source that cannot be
+// read on a Producer whose MeterProvider also has a healthy gauge:
+// Register refuses it with ErrNilSource (the sentinel counterprom refuses
+// with too), and a collection still holds the gauge.
+func TestBadSourceBesideAHealthyGauge(t *testing.T) {
+	if counterotel.ErrNilSource != export.ErrNilSource {
+		t.Fatal("counterotel.ErrNilSource is not export.ErrNilSource")
+	}
+	for name, src := range spantest.UnreadableSources() {
+		p := counterotel.NewProducer()
+		reader := metric.NewManualReader(metric.WithProducer(p))
+		mp := metric.NewMeterProvider(metric.WithReader(reader))
+		gauge, err := mp.Meter("healthy").Int64Gauge("healthy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gauge.Record(context.Background(), 42)
+		if err := p.Register("bad", src, rate); !errors.Is(err, counterotel.ErrNilSource) {
+			t.Errorf("%s: Register returned %v; want ErrNilSource", name, err)
+		}
+		rm := new(metricdata.ResourceMetrics)
+		if err := reader.Collect(context.Background(), rm); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		found := false
+		for _, sm := range rm.ScopeMetrics {
+			for _, m := range sm.Metrics {
+				if g, ok := m.Data.(metricdata.Gauge[int64]); ok && m.Name == "healthy" && len(g.DataPoints) == 1 && g.DataPoints[0].Value == 42 {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: the collection has no healthy gauge of 42: %+v", name, rm.ScopeMetrics)
+		}
+		_ = mp.Shutdown(context.Background())
 	}
 }

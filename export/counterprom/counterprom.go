@@ -84,9 +84,12 @@ type Opts struct {
 // Errors that New's Collector reports when it is registered.
 var (
 	ErrNoName    = errors.New("counterprom: Opts.Name is required")
-	ErrNoSource  = errors.New("counterprom: the source is nil")
 	ErrBadBounds = errors.New("counterprom: a bucket bound is NaN or given twice")
-	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN")
+	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
+	// ErrNilSource is the refusal of a source that cannot be read: nil, a
+	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]). It is
+	// export.ErrNilSource, which counterotel refuses too.
+	ErrNilSource = export.ErrNilSource
 )
 
 // A Collector is a [prometheus.Collector] of the spans of one Histogram,
@@ -135,11 +138,11 @@ func (c *Collector) configure(src export.Source, r counter.TickRate, opts Opts) 
 	switch {
 	case opts.Name == "":
 		return ErrNoName
-	case src == nil:
-		return ErrNoSource
+	case export.CheckSource(src) != nil:
+		return fmt.Errorf("counterprom: %q: %w", opts.Name, export.CheckSource(src))
 	case r.Hertz() == 0:
 		return export.ErrZeroRate
-	case math.IsNaN(opts.NativeHistogramBucketFactor):
+	case math.IsNaN(opts.NativeHistogramBucketFactor) || math.IsInf(opts.NativeHistogramBucketFactor, 0):
 		return ErrBadFactor
 	}
 	c.native = opts.NativeHistogramBucketFactor > 1

@@ -21,6 +21,7 @@ import (
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
 	"github.com/tickstamp/counter/export/counterprom"
+	"github.com/tickstamp/counter/internal/spantest"
 )
 
 const hz = 2_000_000_000 // 2 GHz: a tick is 0.5 ns
@@ -401,11 +402,13 @@ func TestBadOptions(t *testing.T) {
 		want error
 	}{
 		{"no name", h, rate(t), counterprom.Opts{}, counterprom.ErrNoName},
-		{"nil source", nil, rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrNoSource},
+		{"nil source", nil, rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrNilSource},
 		{"zero rate", h, counter.TickRate{}, counterprom.Opts{Name: "x"}, export.ErrZeroRate},
 		{"NaN bound", h, rate(t), counterprom.Opts{Name: "x", Buckets: []float64{1, math.NaN()}}, counterprom.ErrBadBounds},
 		{"twice", h, rate(t), counterprom.Opts{Name: "x", Buckets: []float64{1, 2, 1}}, counterprom.ErrBadBounds},
 		{"NaN factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN()}, counterprom.ErrBadFactor},
+		{"+Inf factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.Inf(1)}, counterprom.ErrBadFactor},
+		{"-Inf factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.Inf(-1)}, counterprom.ErrBadFactor},
 		{"bad name", h, rate(t), counterprom.Opts{Name: "bad\xffname"}, nil},
 	} {
 		c := counterprom.New(tc.src, tc.rate, tc.opts)
@@ -563,6 +566,36 @@ func TestScrapeOverHTTP(t *testing.T) {
 		}
 		if families["req_seconds_negative_spans_total"] == nil || families["req_seconds_migrated_spans_total"] == nil {
 			t.Errorf("%s: the counters are missing", format)
+		}
+	}
+}
+
+// TestBadSourceBesideAHealthyGauge registers each source that cannot be
+// read beside a healthy gauge: Register refuses it with ErrNilSource, and a
+// scrape over 127.0.0.1 still serves the gauge, where a source refused only
+// at a scrape would make every scrape of the registry fail.
+func TestBadSourceBesideAHealthyGauge(t *testing.T) {
+	for name, src := range spantest.UnreadableSources() {
+		reg := prometheus.NewRegistry()
+		gauge := prometheus.NewGauge(prometheus.GaugeOpts{Name: "healthy", Help: "A gauge beside the bad source."})
+		gauge.Set(42)
+		reg.MustRegister(gauge)
+		if err := reg.Register(counterprom.New(src, rate(t), counterprom.Opts{Name: "bad_seconds"})); !errors.Is(err, counterprom.ErrNilSource) {
+			t.Errorf("%s: Register returned %v; want ErrNilSource", name, err)
+		}
+		srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		resp, err := http.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "healthy 42") {
+			t.Errorf("%s: the scrape answered %s:\n%s\nwant 200 with the gauge", name, resp.Status, body)
 		}
 	}
 }

@@ -1,0 +1,54 @@
+package export_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/internal/spantest"
+)
+
+// A sourceFunc is a Source of the caller's own.
+type sourceFunc func(*counter.Snapshot)
+
+func (f sourceFunc) Interval(dst *counter.Snapshot) { f(dst) }
+
+// mySource is a pointer Source of the caller's own, usable at its zero
+// value.
+type mySource struct{}
+
+func (*mySource) Interval(dst *counter.Snapshot) { *dst = counter.Snapshot{} }
+
+func TestCheckSource(t *testing.T) {
+	bad := spantest.UnreadableSources()
+	bad["nil *mySource"] = (*mySource)(nil)
+	for name, src := range bad {
+		if err := export.CheckSource(src); !errors.Is(err, export.ErrNilSource) {
+			t.Errorf("%s: CheckSource = %v; want ErrNilSource", name, err)
+		}
+	}
+	h := counter.NewHistogram()
+	for name, src := range map[string]export.Source{
+		"a Histogram":              h,
+		"a Tap":                    export.NewFeed(h).Tap(),
+		"a func":                   sourceFunc(func(*counter.Snapshot) {}),
+		"a zero source of its own": new(mySource),
+	} {
+		if err := export.CheckSource(src); err != nil {
+			t.Errorf("%s: CheckSource = %v; want nil", name, err)
+		}
+	}
+}
+
+// TestZeroTap checks that the zero Tap, which no Feed made, reads as empty
+// and closes, rather than panicking.
+func TestZeroTap(t *testing.T) {
+	var tap export.Tap
+	s := new(counter.Snapshot)
+	tap.Interval(s)
+	tap.Close()
+	if s.Count() != 0 {
+		t.Fatalf("the zero Tap's Interval holds %d spans; want none", s.Count())
+	}
+}
