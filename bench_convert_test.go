@@ -253,3 +253,29 @@ func TestBenchSpansAreExactForDiv64(t *testing.T) {
 		checkConversion(t, "div64", int64(c), hz, 1e9, div64(int64(c), hz, 1e9))
 	}
 }
+
+var sinkFloat float64
+
+// BenchmarkSeconds converts a batch of spans to float64 seconds: Seconds,
+// rounded once from the exact quotient, beside the naive float64(d)/hz,
+// which rounds twice past 2⁵³ ticks.
+func BenchmarkSeconds(b *testing.B) {
+	hz := float64(benchRate.Hertz())
+	for _, l := range []struct {
+		name string
+		f    func(Tickdelta) float64
+	}{
+		{"Seconds", func(d Tickdelta) float64 { return d.Seconds(benchRate) }},
+		{"naive", func(d Tickdelta) float64 { return float64(d) / hz }},
+	} {
+		b.Run(l.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, d := range &benchSpans {
+					sinkFloat += l.f(d)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/conv")
+		})
+	}
+}

@@ -397,3 +397,42 @@ func TestConversionAllocs(t *testing.T) {
 		t.Errorf("conversion allocates %v times; want 0", n)
 	}
 }
+
+// TestFractionalAgainstReference checks Seconds and Nanoseconds against
+// math/big: the exact quotient rounded once to the nearest float64, for
+// any span and any rate, the ends of both ranges included.
+func TestFractionalAgainstReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		hz := rapid.OneOf(rapid.Uint64Range(1, math.MaxUint64), rapid.Uint64Range(1e6, 1e10),
+			rapid.SampledFrom([]uint64{1, 3, 1e6, 1e9, 2_599_998_131, 24_000_000, 1e10, math.MaxUint64})).Draw(t, "hz")
+		d := Tickdelta(rapid.OneOf(rapid.Int64(), rapid.Int64Range(-1e6, 1e6),
+			rapid.SampledFrom([]int64{0, 1, -1, math.MaxInt64, math.MinInt64, 1 << 53, 1<<53 + 1, -(1<<53 + 1)})).Draw(t, "d"))
+		r := TickRate{newRateTable(hz)}
+		for _, tc := range []struct {
+			name string
+			got  float64
+			m    int64
+		}{{"Seconds", d.Seconds(r), 1}, {"Nanoseconds", d.Nanoseconds(r), 1e9}} {
+			num := new(big.Int).Mul(big.NewInt(int64(d)), big.NewInt(tc.m))
+			want, _ := new(big.Rat).SetFrac(num, new(big.Int).SetUint64(hz)).Float64()
+			if tc.got != want {
+				t.Fatalf("Tickdelta(%d).%s at %d Hz = %v; want %v", d, tc.name, hz, tc.got, want)
+			}
+		}
+	})
+}
+
+// TestFractionalAtZeroRate: the zero TickRate converts every span to 0.
+func TestFractionalAtZeroRate(t *testing.T) {
+	if s, ns := Tickdelta(5).Seconds(TickRate{}), Tickdelta(5).Nanoseconds(TickRate{}); s != 0 || ns != 0 {
+		t.Fatalf("at the zero rate: %v s, %v ns; want 0", s, ns)
+	}
+}
+
+// TestFractionalAllocatesNothing: Seconds and Nanoseconds allocate nothing.
+func TestFractionalAllocatesNothing(t *testing.T) {
+	r, _ := NewTickRate(2_300_000_000)
+	if n := testing.AllocsPerRun(100, func() { sinkFloat = Tickdelta(12345).Seconds(r) + Tickdelta(-1<<62).Nanoseconds(r) }); n != 0 {
+		t.Fatalf("%v allocations; want 0", n)
+	}
+}

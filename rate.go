@@ -2,6 +2,7 @@ package counter
 
 import (
 	"math"
+	"math/bits"
 	"runtime"
 	"sync"
 	"time"
@@ -142,4 +143,88 @@ func (r TickRate) Ticks(d time.Duration) Tickdelta {
 		return 0
 	}
 	return Tickdelta(r.t.toTicks.apply(int64(d)))
+}
+
+// Seconds returns the span in seconds at rate r, as a float64: d/hz
+// rounded once, to the nearest float64 (ties to even), over the whole range
+// of Tickdelta; 0 at the zero TickRate. Duration gives whole nanoseconds
+// instead, and Seconds the fraction a short span needs. It does not
+// allocate.
+func (d Tickdelta) Seconds(r TickRate) float64 {
+	if r.t == nil {
+		return 0
+	}
+	return quotient(d, 1, r.t.hz)
+}
+
+// Nanoseconds returns the span in nanoseconds at rate r, as a float64:
+// d·10⁹/hz rounded once, to the nearest float64 (ties to even), over the
+// whole range of Tickdelta; 0 at the zero TickRate. It does not allocate.
+func (d Tickdelta) Nanoseconds(r TickRate) float64 {
+	if r.t == nil {
+		return 0
+	}
+	return quotient(d, 1e9, r.t.hz)
+}
+
+// quotient returns d·m/den rounded to the nearest float64, ties to even,
+// for den > 0. Where the product and den are both at most 2⁵³, both are
+// exact float64s and one float division rounds right; otherwise it divides
+// the 128-bit product in integers until it holds 64
+// significant bits of the quotient, then folds whatever remains into the
+// lowest bit, below float64's 53, so that the one rounding of the
+// conversion to float64 is the rounding of the exact quotient.
+func quotient(d Tickdelta, m, den uint64) float64 {
+	neg := d < 0
+	mag := uint64(d)
+	if neg {
+		mag = -mag // 2⁶³ for the least Tickdelta, as unsigned
+	}
+	nh, nl := bits.Mul64(mag, m)
+	if nh == 0 && nl <= 1<<53 && den <= 1<<53 {
+		// Both are exact as float64s, and IEEE division rounds once.
+		q := float64(nl) / float64(den)
+		if neg {
+			return -q
+		}
+		return q
+	}
+	qh, r := bits.Div64(0, nh, den)
+	ql, r := bits.Div64(r, nl, den)
+	var mant uint64
+	exp := 0
+	if qh != 0 {
+		// The quotient has more than 64 bits: keep its top 64, and fold
+		// the bits shifted out into the remainder's sticky bit.
+		sh := uint(64 - bits.LeadingZeros64(qh))
+		mant = qh<<(64-sh) | ql>>sh
+		if ql<<(64-sh) != 0 {
+			r |= 1 // only whether r is 0 matters below
+		}
+		exp = int(sh)
+	} else {
+		mant = ql
+		// Bring down binary digits of the fraction r/den until mant has
+		// 64 significant bits.
+		for mant < 1<<63 {
+			if mant == 0 && r == 0 {
+				return 0
+			}
+			// r < den, so r·2^sh/den < 2^sh: the next sh digits. (A
+			// shift by 64 gives 0 in Go, as mant<<64 must.)
+			sh := uint(bits.LeadingZeros64(mant))
+			var f uint64
+			f, r = bits.Div64(r>>(64-sh), r<<sh, den)
+			mant = mant<<sh | f
+			exp -= int(sh)
+		}
+	}
+	if r != 0 {
+		mant |= 1 // sticky: the exact quotient is above mant
+	}
+	q := math.Ldexp(float64(mant), exp)
+	if neg {
+		return -q
+	}
+	return q
 }

@@ -38,17 +38,10 @@ import (
 // [counter.TickRate], which is no rate.
 var ErrZeroRate = errors.New("export: the zero TickRate converts no span to seconds")
 
-// Seconds returns the span d in seconds at rate r, as a float64: d divided by
-// [counter.TickRate.Hertz], correctly rounded but for the rounding of d to
-// 53 bits where it is above 2⁵³ ticks. At the zero TickRate it is 0, as
-// [counter.Tickdelta.Duration] is.
-func Seconds(d counter.Tickdelta, r counter.TickRate) float64 {
-	hz := r.Hertz()
-	if hz == 0 {
-		return 0
-	}
-	return float64(d) / float64(hz)
-}
+// Seconds returns the span d in seconds at rate r, as a float64: it is
+// d.Seconds(r) ([counter.Tickdelta.Seconds]), d divided by
+// [counter.TickRate.Hertz] and rounded once, 0 at the zero TickRate.
+func Seconds(d counter.Tickdelta, r counter.TickRate) float64 { return d.Seconds(r) }
 
 // SumSeconds returns the sum of the snapshot's spans in seconds at rate r:
 // [counter.Snapshot.Sum] converted with [Seconds] where the sum fits a
