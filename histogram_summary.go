@@ -1,0 +1,139 @@
+package counter
+
+import (
+	"strconv"
+	"time"
+)
+
+// A Summary is a [Snapshot] read as time: its count and, converted at one
+// rate, the figures a latency report quotes. Make one with
+// [Snapshot.Summary]; its String is one line a log can hold.
+type Summary struct {
+	// Count is the number of spans in the distribution: every span but
+	// the negative and migrated ones.
+	Count uint64
+	// Min, Mean, P50, P90, P99, P999 and Max are the distribution's least
+	// span, its mean, its 50th, 90th, 99th and 99.9th percentiles and its
+	// largest span, as [Snapshot.Min], [Snapshot.Mean], [Snapshot.Quantile]
+	// and [Snapshot.Max] give them, converted with [Tickdelta.Duration]:
+	// the quantiles within [QuantileError] of the exact order statistics
+	// and within a nanosecond of their conversion. All are 0 where Count
+	// is.
+	Min, Mean, P50, P90, P99, P999, Max time.Duration
+	// Negative and Migrated are [Snapshot.Negative] and
+	// [Snapshot.Migrated]: spans counted apart.
+	Negative, Migrated uint64
+}
+
+// Summary returns the Snapshot's figures converted at rate r, the rate of
+// the Counter that took its spans. At the zero TickRate every duration is
+// 0. It does not allocate.
+func (s *Snapshot) Summary(r TickRate) Summary {
+	return Summary{
+		Count:    s.Count(),
+		Min:      s.Min().Duration(r),
+		Mean:     s.Mean().Duration(r),
+		P50:      s.Quantile(0.5).Duration(r),
+		P90:      s.Quantile(0.9).Duration(r),
+		P99:      s.Quantile(0.99).Duration(r),
+		P999:     s.Quantile(0.999).Duration(r),
+		Max:      s.Max().Duration(r),
+		Negative: s.Negative(),
+		Migrated: s.Migrated(),
+	}
+}
+
+// String returns the summary as one line, each duration to three
+// significant digits:
+//
+//	1000 spans: mean 1.23µs, p50 1.1µs, p90 2µs, p99 5.01µs, p99.9 9µs, max 12µs
+//
+// followed by ", 3 negative, 1 migrated" where there are spans counted
+// apart; "no spans" where there is nothing at all.
+func (m Summary) String() string {
+	b := make([]byte, 0, 128)
+	b = appendCount(b, m.Count)
+	if m.Count != 0 {
+		for _, f := range [...]struct {
+			name string
+			d    time.Duration
+		}{{"mean", m.Mean}, {"p50", m.P50}, {"p90", m.P90}, {"p99", m.P99}, {"p99.9", m.P999}, {"max", m.Max}} {
+			if f.name == "mean" {
+				b = append(b, ": "...)
+			} else {
+				b = append(b, ", "...)
+			}
+			b = append(b, f.name...)
+			b = append(b, ' ')
+			b = append(b, shortDuration(f.d)...)
+		}
+	}
+	return string(appendApart(b, m.Negative, m.Migrated))
+}
+
+// String returns the Snapshot's figures as one line, in ticks, the unit it
+// holds them in:
+//
+//	1000 spans: mean 68 ticks, p50 64 ticks, p90 90 ticks, p99 130 ticks, p99.9 400 ticks, max 2100 ticks
+//
+// followed by the spans counted apart, as [Summary.String]. Convert with
+// [Snapshot.Summary] to read them as time.
+func (s Snapshot) String() string {
+	b := make([]byte, 0, 160)
+	b = appendCount(b, s.Count())
+	if s.Count() != 0 {
+		for i, f := range [...]struct {
+			name string
+			d    Tickdelta
+		}{{"mean", s.Mean()}, {"p50", s.Quantile(0.5)}, {"p90", s.Quantile(0.9)}, {"p99", s.Quantile(0.99)}, {"p99.9", s.Quantile(0.999)}, {"max", s.Max()}} {
+			if i == 0 {
+				b = append(b, ": "...)
+			} else {
+				b = append(b, ", "...)
+			}
+			b = append(b, f.name...)
+			b = append(b, ' ')
+			b = append(b, f.d.String()...)
+		}
+	}
+	return string(appendApart(b, s.Negative(), s.Migrated()))
+}
+
+// appendCount appends "n spans", "1 span" or "no spans".
+func appendCount(b []byte, n uint64) []byte {
+	switch n {
+	case 0:
+		return append(b, "no spans"...)
+	case 1:
+		return append(b, "1 span"...)
+	}
+	return append(strconv.AppendUint(b, n, 10), " spans"...)
+}
+
+// appendApart appends the counts of spans apart, where there are any.
+func appendApart(b []byte, negative, migrated uint64) []byte {
+	if negative != 0 {
+		b = append(b, ", "...)
+		b = append(strconv.AppendUint(b, negative, 10), " negative"...)
+	}
+	if migrated != 0 {
+		b = append(b, ", "...)
+		b = append(strconv.AppendUint(b, migrated, 10), " migrated"...)
+	}
+	return b
+}
+
+// shortDuration returns d as time.Duration prints it, rounded to three
+// significant digits: 1.23µs rather than 1.234567µs. Below a microsecond it
+// is whole nanoseconds, as Duration holds them.
+func shortDuration(d time.Duration) string {
+	a := d
+	if a < 0 {
+		a = -a
+	}
+	unit := time.Duration(1)
+	for a >= 1000*unit && unit < time.Hour/1000 {
+		unit *= 10
+	}
+	return d.Round(unit).String()
+}
