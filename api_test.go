@@ -10,8 +10,11 @@ import (
 	"testing"
 )
 
-// maxExported is the most exported identifiers the package may have.
-const maxExported = 100
+// maxExported is the most exported identifiers the package may have: 100
+// until the readable results (Summary and its String, Snapshot's String,
+// Summary and Draw, Tickdelta's Seconds and Nanoseconds, FloorSpans) each
+// earned a place.
+const maxExported = 110
 
 // TestExportedIdentifiers counts the root package's exported identifiers
 // as a user meets them in the linux/amd64 build: types, functions, methods

@@ -51,7 +51,7 @@ var nominalCrystals = map[uint32]uint64{
 //
 // A CPU answers a leaf above its maximum with the data of another leaf, not
 // with zeros, so every leaf is read only where its maximum reaches it.
-func rateFromCPUID(cpuid func(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)) (hz uint64, src Source, err error) {
+func rateFromCPUID(cpuid func(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)) (hz uint64, src RateSource, err error) {
 	maxBasic, vendorB, vendorC, vendorD := cpuid(leafVendor, 0)
 	if maxBasic < leafFeatures {
 		return 0, SourceNone, ErrNotInvariant

@@ -96,7 +96,7 @@ func TestRateFromCPUIDRecordedCPUs(t *testing.T) {
 	tests := []struct {
 		dump string
 		hz   uint64
-		src  Source
+		src  RateSource
 		err  error
 	}{
 		// Intel with a crystal in leaf 0x15.
@@ -213,7 +213,7 @@ func TestRateFromCPUIDEdges(t *testing.T) {
 		name   string
 		leaves map[uint32][4]uint32
 		hz     uint64
-		src    Source
+		src    RateSource
 		err    error
 	}{
 		{"no leaf 1", with(map[uint32][4]uint32{0: {0}}), 0, SourceNone, ErrNotInvariant},
@@ -263,13 +263,13 @@ func TestFamilyModel(t *testing.T) {
 }
 
 func TestSourceString(t *testing.T) {
-	for s, want := range map[Source]string{
+	for s, want := range map[RateSource]string{
 		SourceNone: "none", SourceCrystal: "cpuid-0x15", SourceNominalCrystal: "cpuid-0x15-nominal-crystal",
 		SourceHypervisor: "cpuid-0x40000010", SourceFrequencyReg: "cntfrq", SourceMeasured: "measured",
-		Source(42): "source(42)", Source(-1): "source(-1)",
+		RateSource(42): "source(42)", RateSource(-1): "source(-1)",
 	} {
 		if got := s.String(); got != want {
-			t.Errorf("Source(%d).String() = %q; want %q", int(s), got, want)
+			t.Errorf("RateSource(%d).String() = %q; want %q", int(s), got, want)
 		}
 	}
 }

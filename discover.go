@@ -14,7 +14,7 @@ const (
 
 // rateError is the refusal of a rate of hz hertz, from src, outside minRate
 // to maxRate. It wraps [ErrRateOutOfRange].
-func rateError(hz uint64, src Source) error {
+func rateError(hz uint64, src RateSource) error {
 	return &wrapError{
 		msg:     "counter: a rate of " + strconv.FormatUint(hz, 10) + " Hz (" + src.String() + ") is outside 1 MHz to 10 GHz",
 		wrapped: ErrRateOutOfRange,
@@ -24,24 +24,24 @@ func rateError(hz uint64, src Source) error {
 // rateInRange is the rate of hz hertz, from src, or the refusal of a rate
 // outside minRate to maxRate: the one range check of every rate that Discover
 // and MeasureRate return.
-func rateInRange(hz uint64, src Source) (TickRate, error) {
+func rateInRange(hz uint64, src RateSource) (TickRate, error) {
 	if hz < minRate || hz > maxRate {
 		return TickRate{}, rateError(hz, src)
 	}
 	return NewTickRate(hz)
 }
 
-// A Source says where a rate came from.
-type Source int
+// A RateSource says where a rate came from.
+type RateSource int
 
 // The sources of a rate.
 const (
-	SourceNone           Source = iota // no rate was found
-	SourceCrystal                      // CPUID leaf 0x15: the crystal's rate times the ratio
-	SourceNominalCrystal               // CPUID leaf 0x15's ratio and the model's documented crystal
-	SourceHypervisor                   // the hypervisor's CPUID leaf 0x40000010
-	SourceFrequencyReg                 // arm64's CNTFRQ_EL0, as the firmware wrote it
-	SourceMeasured                     // measured against the raw monotonic clock
+	SourceNone           RateSource = iota // no rate was found
+	SourceCrystal                          // CPUID leaf 0x15: the crystal's rate times the ratio
+	SourceNominalCrystal                   // CPUID leaf 0x15's ratio and the model's documented crystal
+	SourceHypervisor                       // the hypervisor's CPUID leaf 0x40000010
+	SourceFrequencyReg                     // arm64's CNTFRQ_EL0, as the firmware wrote it
+	SourceMeasured                         // measured against the raw monotonic clock
 )
 
 var sourceNames = [...]string{
@@ -54,7 +54,7 @@ var sourceNames = [...]string{
 }
 
 // String returns the source's name: "cpuid-0x15", "measured", and so on.
-func (s Source) String() string {
+func (s RateSource) String() string {
 	if s >= 0 && int(s) < len(sourceNames) {
 		return sourceNames[s]
 	}
@@ -65,7 +65,7 @@ func (s Source) String() string {
 // and reports, or how far it got before it refused.
 type Discovery struct {
 	Rate   TickRate      // the rate found; the zero TickRate when refused
-	Source Source        // where Rate came from
+	Source RateSource    // where Rate came from
 	Took   time.Duration // how long discovery took, measurements included
 
 	// Reported is the rate CPUID or CNTFRQ_EL0 gave, 0 where they gave
@@ -199,7 +199,7 @@ func discover() (Discovery, error) {
 }
 
 // discoverWith is discover with what it calls passed in, for tests.
-func discoverWith(reported func() (uint64, Source, error), startCheck func() cpuCheckRun, measure func(time.Duration) (measurement, error)) (Discovery, error) {
+func discoverWith(reported func() (uint64, RateSource, error), startCheck func() cpuCheckRun, measure func(time.Duration) (measurement, error)) (Discovery, error) {
 	hz, src, err := reported()
 	if err != nil {
 		return Discovery{}, err
@@ -223,7 +223,7 @@ func discoverWith(reported func() (uint64, Source, error), startCheck func() cpu
 // range. It runs after the platform has refused what it must.
 //
 // measure is nil where there is no raw clock to measure against.
-func findRate(hz uint64, src Source, measure func(time.Duration) (measurement, error)) (Discovery, error) {
+func findRate(hz uint64, src RateSource, measure func(time.Duration) (measurement, error)) (Discovery, error) {
 	d := Discovery{Reported: hz, Source: src}
 	if hz == 0 {
 		d.Source = SourceNone

@@ -4,7 +4,7 @@ package counter
 
 // reported refuses a counter that is not invariant, and returns the rate
 // CPUID reports, 0 for none, for discover to check or measure.
-func reported() (hz uint64, src Source, err error) {
+func reported() (hz uint64, src RateSource, err error) {
 	detectFeatures()
 	return rateFromCPUID(cpuid)
 }

@@ -16,4 +16,4 @@ var errUnsupported = &wrapError{
 	wrapped: errors.ErrUnsupported,
 }
 
-func reported() (hz uint64, src Source, err error) { return 0, SourceNone, errUnsupported }
+func reported() (hz uint64, src RateSource, err error) { return 0, SourceNone, errUnsupported }

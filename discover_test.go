@@ -23,13 +23,13 @@ func TestSettle(t *testing.T) {
 	tests := []struct {
 		name     string
 		reported uint64
-		src      Source
+		src      RateSource
 		measured uint64
 		measErr  error
 		noClock  bool
 
 		wantHz      uint64
-		wantSrc     Source
+		wantSrc     RateSource
 		wantWindows []time.Duration
 		wantErr     string
 	}{
@@ -121,8 +121,8 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 			return measurement{Hz: 2_600_000_000, Window: w, Ticks: 1}, err
 		}
 	}
-	reported := func(hz uint64, err error) func() (uint64, Source, error) {
-		return func() (uint64, Source, error) {
+	reported := func(hz uint64, err error) func() (uint64, RateSource, error) {
+		return func() (uint64, RateSource, error) {
 			events = append(events, "platform")
 			return hz, SourceHypervisor, err
 		}
@@ -131,7 +131,7 @@ func TestDiscoverOverlapsTheTour(t *testing.T) {
 	failed := errors.New("measurement failed")
 	for _, tt := range []struct {
 		name     string
-		reported func() (uint64, Source, error)
+		reported func() (uint64, RateSource, error)
 		tourErr  error
 		measure  func(time.Duration) (measurement, error)
 		want     []string

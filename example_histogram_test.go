@@ -48,10 +48,8 @@ func ExampleHistogram() {
 			case <-tick.C:
 			}
 			h.Interval(&s)
-			rate := c.Rate()
-			log.Printf("%d requests: p50 %v, p99 %v, max %v",
-				s.Count(), s.Quantile(0.5).Duration(rate),
-				s.Quantile(0.99).Duration(rate), s.Max().Duration(rate))
+			log.Print(s.Summary(c.Rate())) // "1000 spans: mean 1.23µs, p50 …"
+			s.Draw(log.Writer(), c.Rate()) // and a text histogram of them
 		}
 	})
 

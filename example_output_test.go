@@ -22,7 +22,11 @@ func TestExamplesLog(t *testing.T) {
 	}{
 		{"Example", Example, []string{`^handled in ` + dur + `$`}},
 		{"ExampleHistogram", func() { synctest.Test(t, func(*testing.T) { ExampleHistogram() }) },
-			[]string{`^[0-9]+ requests: p50 ` + dur + `, p99 ` + dur + `, max ` + dur + `$`}},
+			// Each second: the Summary's line, then Draw's two lines of it
+			// and its rows.
+			[]string{`^([0-9]+ spans(: mean ` + dur + `, p50 ` + dur + `, p90 ` + dur + `, p99 ` + dur + `, p99\.9 ` + dur + `, max ` + dur + `)?` +
+				`|mean ` + dur + `, p50 ` + dur + `, p90 ` + dur + `, p99 ` + dur + `, p99\.9 ` + dur + `, max ` + dur +
+				`| *` + dur + ` – ` + dur + ` +[0-9]+( [█▏▎▍▌▋▊▉]+)?( +(p50|p90|p99|p99\.9|max)( (p90|p99|p99\.9|max))*)?)$`}},
 		{"ExampleCounter_Floor", ExampleCounter_Floor,
 			[]string{`^fmt.Sprint: p50 ` + dur + `, p99 ` + dur + `, with the reads' own ` + dur + ` taken off$`}},
 		{"ExampleDiscoverDetails", ExampleDiscoverDetails, []string{

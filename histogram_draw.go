@@ -10,25 +10,19 @@ import (
 
 // Draw writes a text picture of the distribution to w, its spans converted
 // at rate r: first the [Summary], its count and spans apart on one line and
-// its figures on the next, then a row for each step of time
-// from the row of the least span to that of the largest, each row's upper
-// bound 2, 5 or 10 times a power of ten of its lower (1ns, 2ns, 5ns,
-// 10ns…), with its count, a bar as long as its share of the fullest row,
-// and the percentiles (p50, p90, p99, p99.9) and the maximum that fall in
-// it. Each row is at most 80 columns:
-//
-//	1000 spans, 2 negative
-//	mean 1.23µs, p50 1.1µs, p90 2µs, p99 5.01µs, p99.9 9µs, max 12µs
-//	 500ns – 1µs           3 ▏
-//	   1µs – 2µs         880 ██████████████████████████████ p50 p90
-//	   2µs – 5µs         106 ███▋                           p99
-//	  5µs – 10µs          10 ▍                              p99.9
-//	 10µs – 20µs           1 ▏                              max
+// its figures on the next, then a row for each step of time from the row of
+// the least span to that of the largest. The rows' bounds are 1, 2 and 5
+// times each power of ten nanoseconds; each row gives its bounds, its
+// count, a bar as long as its share of the fullest row (in eighths of a
+// character), and the percentiles (p50, p90, p99, p99.9) and the maximum
+// that fall in it. No line is wider than 80 columns; testdata/draw holds
+// pictures of a few distributions.
 //
 // A span counts in the row of its bucket's middle, the value Quantile
 // gives for it, so a row's count is exact but for spans within
 // [QuantileError] of its bounds. Where the Snapshot holds no span in the
-// distribution, Draw writes the Summary's line alone. It returns w's first error.
+// distribution, Draw writes the Summary's line alone. It returns w's first
+// error.
 func (s *Snapshot) Draw(w io.Writer, r TickRate) error {
 	var b strings.Builder
 	m := s.Summary(r)
@@ -134,8 +128,8 @@ func drawBarOf(count, most uint64) string {
 }
 
 // drawSteps are the upper bounds of Draw's rows: 1, 2 and 5 times each
-// power of ten nanoseconds, from 1ns to 5·10¹⁸ns; a last row holds what
-// is above.
+// power of ten nanoseconds, from one nanosecond to 5·10¹⁸; a last row
+// holds what is above.
 var drawSteps = func() (b []time.Duration) {
 	for p := time.Duration(1); ; p *= 10 {
 		b = append(b, p, 2*p, 5*p)

@@ -43,13 +43,13 @@ func (s *Snapshot) Summary(r TickRate) Summary {
 	}
 }
 
-// String returns the summary as one line, each duration to three
-// significant digits:
+// String returns the summary as one line,
 //
-//	1000 spans: mean 1.23µs, p50 1.1µs, p90 2µs, p99 5.01µs, p99.9 9µs, max 12µs
+//	N spans: mean D, p50 D, p90 D, p99 D, p99.9 D, max D
 //
-// followed by ", 3 negative, 1 migrated" where there are spans counted
-// apart; "no spans" where there is nothing at all.
+// each D a duration as [time.Duration.String] prints it, rounded to three
+// significant digits, followed by ", K negative" and ", M migrated" where
+// there are spans counted apart; "no spans" where Count is 0.
 func (m Summary) String() string {
 	b := make([]byte, 0, 128)
 	b = appendCount(b, m.Count)
@@ -71,13 +71,10 @@ func (m Summary) String() string {
 	return string(appendApart(b, m.Negative, m.Migrated))
 }
 
-// String returns the Snapshot's figures as one line, in ticks, the unit it
-// holds them in:
-//
-//	1000 spans: mean 68 ticks, p50 64 ticks, p90 90 ticks, p99 130 ticks, p99.9 400 ticks, max 2100 ticks
-//
-// followed by the spans counted apart, as [Summary.String]. Convert with
-// [Snapshot.Summary] to read them as time.
+// String returns the Snapshot's figures as one line in ticks, the unit it
+// holds them in, in the shape of [Summary.String] with each D a
+// [Tickdelta] ("68 ticks"). Convert with [Snapshot.Summary] to read them as
+// time.
 func (s Snapshot) String() string {
 	b := make([]byte, 0, 160)
 	b = appendCount(b, s.Count())
@@ -124,8 +121,8 @@ func appendApart(b []byte, negative, migrated uint64) []byte {
 }
 
 // shortDuration returns d as time.Duration prints it, rounded to three
-// significant digits: 1.23µs rather than 1.234567µs. Below a microsecond it
-// is whole nanoseconds, as Duration holds them.
+// significant digits rather than Duration's up to nine. Below a
+// microsecond it is whole nanoseconds, as Duration holds them.
 func shortDuration(d time.Duration) string {
 	a := d
 	if a < 0 {

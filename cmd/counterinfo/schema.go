@@ -28,7 +28,7 @@ type report struct {
 	Usable          bool    `json:"usable"`           // discovery found a rate
 	RateHz          uint64  `json:"rate_hz"`          // 0 when refused
 	Rate            string  `json:"rate"`             // "2.3 GHz"; "" when refused
-	Source          string  `json:"source"`           // counter.Source's name: "measured", "cpuid-0x15", ...
+	Source          string  `json:"source"`           // counter.RateSource's name: "measured", "cpuid-0x15", ...
 	ReportedHz      uint64  `json:"reported_hz"`      // the rate the hardware reported; 0 for none
 	Refusal         string  `json:"refusal"`          // discovery's error; "" when usable
 	Instead         string  `json:"instead"`          // what to do instead, and the doc to read; "" when usable
