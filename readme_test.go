@@ -153,3 +153,61 @@ func TestREADMEForANewcomer(t *testing.T) {
 		}
 	}
 }
+
+// TestTestCommandCoversEveryModule checks that the README's test command
+// tests every module of the repository: the command is go test of the
+// pattern github.com/tickstamp/counter/..., go.work uses every directory
+// that has a go.mod, and each of those modules' paths is under the
+// pattern, so that go test, in the workspace, matches their packages.
+func TestTestCommandCoversEveryModule(t *testing.T) {
+	const pattern = "github.com/tickstamp/counter/..."
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "\ngo test "+pattern+"\n") {
+		t.Errorf("the README's test command is not go test %s", pattern)
+	}
+	work, err := os.ReadFile("go.work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, line := range strings.Split(string(work), "\n") {
+		if f := strings.TrimSpace(line); strings.HasPrefix(f, ".") {
+			used[filepath.Clean(f)] = true
+		}
+	}
+	modules := 0
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.Name() != "go.mod" {
+			return nil
+		}
+		modules++
+		dir := filepath.Dir(path)
+		if !used[dir] {
+			t.Errorf("go.work does not use %s, which has a go.mod", dir)
+		}
+		mod, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		first, _, _ := strings.Cut(string(mod), "\n")
+		if p := strings.TrimPrefix(first, "module "); p != strings.TrimSuffix(pattern, "/...") && !strings.HasPrefix(p, strings.TrimSuffix(pattern, "...")) {
+			t.Errorf("%s's module %s is not under %s", path, p, pattern)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if modules < 4 {
+		t.Errorf("found %d modules; want the library's and its export modules' at least", modules)
+	}
+}
