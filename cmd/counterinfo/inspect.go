@@ -110,8 +110,9 @@ func reportReads(r *report, c counter.Counter, disc *counter.Discovery, opts opt
 	r.ResolutionTicks = round(res, 2)
 	r.ResolutionNS = round(nsOf(res, c.Rate()), 2)
 	var floor counter.Snapshot
-	r.FloorNowTicks, r.FloorNowNS = readFloor(c, counter.NowNow, &floor)
 	r.FloorBeginEndTicks, r.FloorBeginEndNS = readFloor(c, counter.BeginEnd, &floor)
+	r.FloorNowTicks, r.FloorNowNS = readFloor(c, counter.NowNow, &floor)
+	r.floorNow, r.floorRate = floor, c.Rate()
 	if derr != nil {
 		r.DriftNote = "not measured: discovery refused, so there is no rate to convert ticks at"
 	} else {

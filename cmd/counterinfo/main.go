@@ -44,8 +44,14 @@
 //		the period of -watch's checks, from the watch's least period
 //		(10ms) to -watch's time; only with -watch (default 1s)
 //
-// The output is a table, and with -watch a line of text an event and the
-// refined rate. With -json it is one JSON document, the report. With -json
+// The output is a table whose first lines are for an operator: the verdict,
+// the rate and where it came from, whether the counter can be trusted
+// across CPUs, what to do, and any warning, in plain words. The
+// measurements behind them follow under a heading, each row with its unit
+// and what it means, and then a text histogram of the read floor. With
+// -watch, a line of text follows for each event, and the refined rate at
+// the end; where standard output is not a terminal, a line on standard
+// error says that the watch runs and for how long. With -json it is one JSON document, the report. With -json
 // and -watch it is JSON Lines: one compact JSON object a line, each with a
 // "kind" that says what it is: the report first ("report", with the
 // document's fields), then an event a line as the watch raises them

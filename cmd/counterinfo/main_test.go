@@ -432,16 +432,17 @@ func TestHumanOutput(t *testing.T) {
 		regexp.MustCompile(`(?m)^rate +2\.3 GHz \(2300000000 Hz\)$`),
 		regexp.MustCompile(`(?m)^source +cpuid-0x15$`),
 		regexp.MustCompile(`(?m)^platform +\w+/\w+, \d+ CPUs$`),
-		regexp.MustCompile(`(?m)^read Now +[0-9.]+ ns$`),
-		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns$`),
+		regexp.MustCompile(`(?m)^read Now +[0-9.]+ ns a read \(median\)$`),
+		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns a read \(median\)$`),
 		regexp.MustCompile(`(?m)^drift +[-+][0-9.]+ ppm against `),
-		regexp.MustCompile(`(?m)^resolution +[0-9.]+ ticks \([0-9.]+ ns\): the counter's least increment, .*read a Snapshot's Mean`),
-		regexp.MustCompile(`(?m)^least advance +\d+ ticks \([0-9.]+ ns\): `),
-		regexp.MustCompile(`(?m)^uncertainty +[0-9.]+ ppm `),
-		regexp.MustCompile(`(?m)^floor Now→Now +p50 \d+ ticks \([0-9.]+ ns\), p99 \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\) of 10000 empty spans read back to back$`),
-		regexp.MustCompile(`(?m)^floor Begin→End +p50 \d+ ticks \([0-9.]+ ns\), p99 \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\) of 10000 empty spans read back to back$`),
-		regexp.MustCompile(`(?m)^cross-core +\S`),
-		regexp.MustCompile(`(?m)^verdict +usable`),
+		regexp.MustCompile(`(?m)^resolution +[0-9.]+ ticks \([0-9.]+ ns\): the smallest step the counter takes, .*a Snapshot's Mean`),
+		regexp.MustCompile(`(?m)^least change +\d+ ticks \([0-9.]+ ns\): `),
+		regexp.MustCompile(`(?m)^uncertainty +[0-9.]+ ppm: `),
+		regexp.MustCompile(`(?m)^floor Now→Now +median \d+ ticks \([0-9.]+ ns\), 99% \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\)` + floorWhat + `$`),
+		regexp.MustCompile(`(?m)^floor Begin→End +median \d+ ticks \([0-9.]+ ns\), 99% \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\)` + floorWhat + `$`),
+		regexp.MustCompile(`(?m)^cpu handoffs +\S`),
+		regexp.MustCompile(`(?m)\Averdict +this machine's counter can time code: counter\.Discover gives a Counter at 2\.3 GHz\n`),
+		regexp.MustCompile(`(?m)^The measurements behind it:$`),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("output has no line matching %v:\n%s", want, out)
@@ -462,12 +463,15 @@ func TestHumanOutput(t *testing.T) {
 	}
 	// A refused counter has no rate: its floor is in ticks only.
 	for _, name := range []string{"Now→Now", "Begin→End"} {
-		want := regexp.MustCompile(`(?m)^floor ` + name + ` +p50 \d+ ticks, p99 \d+ ticks, max \d+ ticks of 10000 empty spans read back to back$`)
+		want := regexp.MustCompile(`(?m)^floor ` + name + ` +median \d+ ticks, 99% \d+ ticks, max \d+ ticks` + floorWhat + `$`)
 		if !want.MatchString(out) {
 			t.Errorf("refused output has no line matching %v:\n%s", want, out)
 		}
 	}
 }
+
+// floorWhat is what the table says a floor row means.
+const floorWhat = `: what timing nothing measures, from 10000 empty spans; take it off short spans`
 
 // TestFloorReport checks that a report's read floors are printed as given,
 // in -json and in the table, with the ns only where the counter is usable,
@@ -490,7 +494,7 @@ func TestFloorReport(t *testing.T) {
 		}
 	}
 
-	const spans = " of 10000 empty spans read back to back"
+	const spans = ": what timing nothing measures, from 10000 empty spans; take it off short spans"
 	for _, tc := range []struct {
 		name   string
 		usable bool
@@ -498,12 +502,12 @@ func TestFloorReport(t *testing.T) {
 		want   [][2]string // each floor row's name and value
 	}{
 		{"usable", true, "", [][2]string{
-			{"floor Now→Now", "p50 42 ticks (20.0 ns), p99 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans},
-			{"floor Begin→End", "p50 43 ticks (20.5 ns), p99 84 ticks (40.1 ns), max 105 ticks (50.1 ns)" + spans},
+			{"floor Now→Now", "median 42 ticks (20.0 ns), 99% 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans},
+			{"floor Begin→End", "median 43 ticks (20.5 ns), 99% 84 ticks (40.1 ns), max 105 ticks (50.1 ns)" + spans},
 		}},
 		{"refused", false, "", [][2]string{
-			{"floor Now→Now", "p50 42 ticks, p99 63 ticks, max 2100 ticks" + spans},
-			{"floor Begin→End", "p50 43 ticks, p99 84 ticks, max 105 ticks" + spans},
+			{"floor Now→Now", "median 42 ticks, 99% 63 ticks, max 2100 ticks" + spans},
+			{"floor Begin→End", "median 43 ticks, 99% 84 ticks, max 105 ticks" + spans},
 		}},
 		{"skipped", false, "skipped", nil},
 	} {
@@ -747,7 +751,7 @@ func TestInvariantDecision(t *testing.T) {
 		if err := writeTable(&table, r); err != nil {
 			t.Fatal(err)
 		}
-		if !regexp.MustCompile(`(?m)^invariant +` + tc.want + ` \(counter\.Discover`).MatchString(table.String()) {
+		if !regexp.MustCompile(`(?m)^steady rate +` + tc.want + `: .*\(counter\.Discover`).MatchString(table.String()) {
 			t.Errorf("table has no invariant row saying %s after Discover:\n%s", tc.want, table.String())
 		}
 	}

@@ -127,8 +127,8 @@ func TestPPMInTable(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"uncertainty    0.00031 ppm", "vs kernel      -0.031 ppm",
-		"drift          +0.00031 ppm against", "(±0.00030 ppm: ",
+		"uncertainty    0.00031 ppm:", "vs kernel      -0.031 ppm from",
+		"drift          +0.00031 ppm against", "(this check can tell ±0.00030 ppm)",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("the table does not say %q:\n%s", want, out)

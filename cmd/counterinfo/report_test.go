@@ -314,16 +314,16 @@ func TestResolutionReport(t *testing.T) {
 		want   []string // rows, as regular expressions
 	}{
 		{"usable", true, 41.67, []string{
-			`(?m)^resolution +41\.67 ticks \(17\.36 ns\): the counter's least increment, from 16385 back-to-back NowUnordered reads; code shorter than it times as whole increments: read a Snapshot's Mean, not a quantile$`,
-			`(?m)^least advance +56 ticks \(23\.3 ns\): the least advance from one Begin read`,
-			`(?m)^resolution .*\n^least advance `,
+			`(?m)^resolution +41\.67 ticks \(17\.36 ns\): the smallest step the counter takes, from 16385 back-to-back reads; code shorter than it times as whole steps: average many spans \(a Snapshot's Mean\)$`,
+			`(?m)^least change +56 ticks \(23\.3 ns\): the smallest difference between two back-to-back readings`,
+			`(?m)^resolution .*\n^least change `,
 		}},
 		{"refused", false, 2, []string{
-			`(?m)^resolution +2 ticks: the counter's least increment`,
-			`(?m)^least advance +56 ticks: the least advance`,
+			`(?m)^resolution +2 ticks: the smallest step the counter takes`,
+			`(?m)^least change +56 ticks: the smallest difference`,
 		}},
 		{"never advanced", true, 0, []string{
-			`(?m)^resolution +none: the counter did not advance in 16385 back-to-back NowUnordered reads$`,
+			`(?m)^resolution +none: the counter did not advance in 16385 back-to-back reads$`,
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -91,6 +91,11 @@ func runWith(discover discoverFunc, args []string, stdout, stderr io.Writer) int
 		return exitRefused
 	}
 	if opts.watch > 0 {
+		if !isTerminal(stdout) {
+			// Into a pipe or a file the watch prints nothing until an
+			// event or its end: say on stderr that it is at work.
+			fmt.Fprintf(stderr, "counterinfo: watching the counter for %v, a check every %v: each event prints as it happens, the refined rate at the end\n", opts.watch, opts.period)
+		}
 		untrusted, notRun, err := watchLive(stdout, c, disc, opts.watch, opts.period, opts.json)
 		if err != nil {
 			fmt.Fprintf(stderr, "counterinfo: -watch: the watch's output could not be written: %v\n", err)

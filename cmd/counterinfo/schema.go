@@ -1,6 +1,10 @@
 package main
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/tickstamp/counter"
+)
 
 // A report is everything counterinfo finds, as -json prints it: the one
 // JSON document without -watch, and the first line, "kind": "report", of
@@ -29,7 +33,7 @@ type report struct {
 	RateHz          uint64  `json:"rate_hz"`          // 0 when refused
 	Rate            string  `json:"rate"`             // "2.3 GHz"; "" when refused
 	Source          string  `json:"source"`           // counter.RateSource's name: "measured", "cpuid-0x15", ...
-	ReportedHz      uint64  `json:"reported_hz"`      // the rate the hardware reported; 0 for none
+	ReportedHz      uint64  `json:"reported_hz"`      // the rate the hardware itself reported (CPUID leaf 0x15 or 0x40000010, CNTFRQ_EL0); 0 where it reports none, as most virtual machines' CPUs do, and discovery measured the rate instead
 	Refusal         string  `json:"refusal"`          // discovery's error; "" when usable
 	Instead         string  `json:"instead"`          // what to do instead, and the doc to read; "" when usable
 	DiscoverMS      float64 `json:"discover_ms"`      // how long discovery took
@@ -91,6 +95,10 @@ type report struct {
 	Warnings []string `json:"warnings"` // [] where there is nothing to warn of
 
 	invariantWhy string // how Discover decided InvariantTSC, for the table
+	// floorNow is the Now→Now floor's distribution, which the table draws,
+	// at floorRate; empty where reads were skipped.
+	floorNow  counter.Snapshot
+	floorRate counter.TickRate
 }
 
 // newReport returns a report of this platform with nothing found yet: every

@@ -24,20 +24,32 @@ func (t table) row(name, format string, args ...any) {
 	fmt.Fprintf(t.tw, "%s\t%s\n", name, fmt.Sprintf(format, args...))
 }
 
-// writeTable prints r to out as an aligned table of names and values, in
-// sections parted by blank lines, and returns the error of the write. It
-// writes once, the whole table, so that a failing out fails the first write.
+// writeTable prints r to out: first what an operator needs (the verdict,
+// the rate and where it came from, whether the counter can be trusted
+// across CPUs, what to do, and any warning), in plain words; then, under a
+// heading, the measurements behind them, each row saying its unit and what
+// it means; then a picture of the read floor. It writes once, the whole
+// report, so that a failing out fails the first write, and returns the
+// error of that write.
 func writeTable(out io.Writer, r report) error {
 	var buf bytes.Buffer
 	t := table{tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)}
+	tableVerdict(t, r)
+	t.tw.Flush()
+	buf.WriteString("\nThe measurements behind it:\n\n")
+	t = table{tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)}
 	tablePlatform(t, r)
 	t.row("", "")
 	tableDiscovery(t, r)
 	t.row("", "")
 	tableReads(t, r)
-	t.row("", "")
-	tableVerdict(t, r)
 	t.tw.Flush()
+	if r.ReadNote == "" && r.floorNow.Count() != 0 && r.Usable {
+		buf.WriteString("\nThe read floor: what timing nothing between two Now reads measures, as a histogram:\n\n")
+		if err := r.floorNow.Draw(&buf, r.floorRate); err != nil {
+			return err
+		}
+	}
 	// The tabwriter pads the last column too: trim each line's padding.
 	var trimmed bytes.Buffer
 	for line := range strings.Lines(buf.String()) {
@@ -48,33 +60,93 @@ func writeTable(out io.Writer, r report) error {
 	return err
 }
 
+// sourceWords says where a rate came from, as counter.RateSource names it,
+// in words.
+var sourceWords = map[string]string{
+	"measured":                   "measured against the kernel's raw clock",
+	"cpuid-0x15":                 "as the CPU reports it",
+	"cpuid-0x15-nominal-crystal": "from the CPU's ratio and its model's crystal",
+	"cpuid-0x40000010":           "as the hypervisor reports it",
+	"cntfrq":                     "as the firmware set it",
+}
+
+// tableVerdict adds the rows an operator reads first: the verdict, the
+// rate, the counter across CPUs, what to do, and the warnings.
+func tableVerdict(t table, r report) {
+	if !r.Usable {
+		t.row("verdict", "do not time with this counter: %s", r.Refusal)
+		t.row("what to do", "%s", r.Instead)
+		for _, w := range r.Warnings {
+			t.row("warning", "%s", w)
+		}
+		return
+	}
+	t.row("verdict", "this machine's counter can time code: counter.Discover gives a Counter at %s", r.Rate)
+	how := sourceWords[r.Source]
+	if how == "" {
+		how = "from " + r.Source
+	}
+	t.row("rate", "%s, %s (source %s), found in %.1f ms, to within %s ppm", r.Rate, how, r.Source, r.DiscoverMS, formatPPM(r.UncertaintyPPM, false))
+	t.row("across CPUs", "%s", acrossCPUs(r))
+	t.row("what to do", "call counter.Discover once at start-up and time with the Counter it returns; run a counter.Watch beside the service to hear if that changes")
+	for _, w := range r.Warnings {
+		t.row("warning", "%s", w)
+	}
+}
+
+// acrossCPUs says in words whether a span may start on one CPU and end on
+// another: what handing readings between CPUs and the per-CPU check found.
+func acrossCPUs(r report) string {
+	cc := r.CrossCore
+	switch {
+	case cc.Checked && cc.WorstBackTicks != 0:
+		return fmt.Sprintf("not trusted: a reading handed to another CPU was behind that CPU's counter by up to %.0f ns; record spans with RecordCPU, which sets apart those that changed CPU", cc.WorstBackNS)
+	case cc.Checked && len(r.CPUOffsetsNS) > 1:
+		return fmt.Sprintf("trusted: readings handed between CPUs never went backwards in %d handoffs, and each CPU's counter is within ±%.0f ns of the first's", cc.Handoffs, r.CPUOffsetBoundNS)
+	case cc.Checked:
+		return fmt.Sprintf("trusted: readings handed between CPUs never went backwards in %d handoffs", cc.Handoffs)
+	}
+	return cc.Reason // "not checked: …"
+}
+
 // tablePlatform adds the platform's rows: CPU, hypervisor, Discover's
 // invariance decision, RDTSCP, clocksource and the kernel's rate.
 func tablePlatform(t table, r report) {
 	t.row("platform", "%s/%s, %d CPUs", r.GOOS, r.GOARCH, r.CPUs)
 	t.row("cpu", "%s (%s)", orUnknown(r.CPUBrand), orUnknown(r.CPUVendor))
 	if r.Hypervisor != "" {
-		t.row("hypervisor", "%s (a virtual machine: the hypervisor owns the counter's offset and rate)", r.Hypervisor)
+		t.row("hypervisor", "%s: a virtual machine, whose host sets the counter's rate and can move it", r.Hypervisor)
 	} else {
 		t.row("hypervisor", "none seen")
 	}
+	steady := map[string]string{
+		"yes": "yes: the counter keeps one rate whatever the CPU's power state",
+		"no":  "no: the counter's rate may change with the CPU's power state",
+	}[r.InvariantTSC]
+	if steady == "" {
+		steady = r.InvariantTSC + ": not known whether the counter keeps one rate in every power state"
+	}
 	if len(r.CPUFlags) > 0 {
-		t.row("invariant", "%s (%s; /proc/cpuinfo: %s)", r.InvariantTSC, r.invariantWhy, flagList(r.CPUFlags, "constant_tsc", "nonstop_tsc"))
+		t.row("steady rate", "%s (%s; /proc/cpuinfo: %s)", steady, r.invariantWhy, flagList(r.CPUFlags, "constant_tsc", "nonstop_tsc"))
 	} else {
-		t.row("invariant", "%s (%s)", r.InvariantTSC, r.invariantWhy)
+		t.row("steady rate", "%s (%s)", steady, r.invariantWhy)
 	}
 	if r.GOARCH == "amd64" || r.GOARCH == "386" {
+		says := "yes: a reading can say which CPU took it (RDTSCP"
+		if !r.RDTSCP {
+			says = "no: a reading cannot say which CPU took it (no RDTSCP"
+		}
 		if len(r.CPUFlags) > 0 {
-			t.row("rdtscp", "%s (CPUID; /proc/cpuinfo: %s)", yesNo(r.RDTSCP), flagList(r.CPUFlags, "rdtscp"))
+			t.row("cpu in reading", "%s; CPUID; /proc/cpuinfo: %s)", says, flagList(r.CPUFlags, "rdtscp"))
 		} else {
-			t.row("rdtscp", "%s (CPUID)", yesNo(r.RDTSCP))
+			t.row("cpu in reading", "%s; CPUID)", says)
 		}
 	}
 	if r.Clocksource != "" {
-		t.row("clocksource", "%s", r.Clocksource)
+		t.row("kernel's clock", "%s: the source the kernel keeps time with", r.Clocksource)
 	}
 	if r.KernelHz != 0 {
-		t.row("kernel's rate", "%s (%d Hz, from the kernel log)", hzString(r.KernelHz), r.KernelHz)
+		t.row("kernel's rate", "%s (%d Hz): the counter's rate as the kernel logged it", hzString(r.KernelHz), r.KernelHz)
 	}
 }
 
@@ -87,19 +159,17 @@ func tableDiscovery(t table, r report) {
 		if r.ReportedHz != 0 && r.Source == counter.SourceMeasured.String() {
 			t.row("reported", "%s (%d Hz), distrusted: a short measurement disagreed", hzString(r.ReportedHz), r.ReportedHz)
 		}
-		t.row("discovery", "%.1f ms", r.DiscoverMS)
-		t.row("uncertainty", "%s ppm (%s)", formatPPM(r.UncertaintyPPM, false), r.UncertaintyFrom)
+		t.row("discovery", "%.1f ms: how long counter.Discover took", r.DiscoverMS)
+		t.row("uncertainty", "%s ppm: %s", formatPPM(r.UncertaintyPPM, false), r.UncertaintyFrom)
 		if r.KernelHz != 0 {
-			t.row("vs kernel", "%s ppm (the kernel logs its rate to 1 kHz)", formatPPM(r.KernelPPM, true))
+			t.row("vs kernel", "%s ppm from the kernel's rate, which it logs to 1 kHz", formatPPM(r.KernelPPM, true))
 		}
 	} else {
 		t.row("rate", "refused")
-		t.row("refusal", "%s", r.Refusal)
-		t.row("instead", "%s", r.Instead)
-		t.row("discovery", "%.1f ms", r.DiscoverMS)
+		t.row("discovery", "%.1f ms: how long counter.Discover took to refuse", r.DiscoverMS)
 	}
 	if r.DriftNote == "" {
-		t.row("drift", "%s ppm against %s over %.0f ms (±%s ppm: what the watch's brackets can vouch for)", formatPPM(r.DriftPPM, true), r.DriftAgainst, r.WindowMS, formatPPM(r.DriftBoundPPM, false))
+		t.row("drift", "%s ppm against %s over %.0f ms: how far the counter strayed from the kernel's raw clock (this check can tell ±%s ppm)", formatPPM(r.DriftPPM, true), r.DriftAgainst, r.WindowMS, formatPPM(r.DriftBoundPPM, false))
 	} else {
 		t.row("drift", "%s", r.DriftNote)
 	}
@@ -114,18 +184,18 @@ func tableReads(t table, r report) {
 	} else {
 		for _, k := range readOrder {
 			if v, ok := r.ReadNS[k.key]; ok {
-				t.row("read "+k.name, "%.1f ns", v)
+				t.row("read "+k.name, "%.1f ns a read (median)", v)
 			}
 		}
 		if r.BracketRead != "" {
-			t.row("brackets' raw read", "%s, %.1f ns: how discovery, the per-CPU check and the watch read CLOCK_MONOTONIC_RAW between two counter reads", r.BracketRead, r.BracketReadNS)
+			t.row("raw clock read", "%s, %.1f ns: how this tool and the library read the kernel's raw clock to compare the counter with it", r.BracketRead, r.BracketReadNS)
 		}
 		tableResolution(t, r)
-		const advance = "the least advance from one Begin read to the next different one: about a read's cost where reads are slower than the counter; the watch's bounds allow for it"
+		const advance = "the smallest difference between two back-to-back readings, about one read's cost where reads are slower than the counter steps"
 		if r.Usable {
-			t.row("least advance", "%d ticks (%.1f ns): "+advance, r.StepTicks, r.StepNS)
+			t.row("least change", "%d ticks (%.1f ns): "+advance, r.StepTicks, r.StepNS)
 		} else {
-			t.row("least advance", "%d ticks: "+advance, r.StepTicks)
+			t.row("least change", "%d ticks: "+advance, r.StepTicks)
 		}
 		tableFloor(t, "floor Now→Now", r.FloorNowTicks, r.FloorNowNS, r.Usable)
 		tableFloor(t, "floor Begin→End", r.FloorBeginEndTicks, r.FloorBeginEndNS, r.Usable)
@@ -133,16 +203,16 @@ func tableReads(t table, r report) {
 	if r.CPUOffsetNote != "" {
 		t.row("cpu offsets", "%s", r.CPUOffsetNote)
 	} else {
-		t.row("cpu offsets", "%s (each CPU's counter against the first's; the measurement explains up to ±%.0f ns)", offsetList(r.CPUOffsetsNS), r.CPUOffsetBoundNS)
+		t.row("cpu offsets", "%s: each CPU's counter against the first's (the measurement cannot tell apart ±%.0f ns)", offsetList(r.CPUOffsetsNS), r.CPUOffsetBoundNS)
 	}
 	cc := r.CrossCore
 	switch {
 	case !cc.Checked:
-		t.row("cross-core", "%s", cc.Reason)
+		t.row("cpu handoffs", "%s", cc.Reason)
 	case cc.WorstBackTicks == 0:
-		t.row("cross-core", "no backward step in %d handoffs between %d ordered CPU pairs (a skew under %.0f ns, the quickest handoff or the least advance, would go unseen)", cc.Handoffs, cc.Pairs, max(cc.MinHandoffNS, r.StepNS))
+		t.row("cpu handoffs", "no reading went backwards in %d handoffs between %d ordered pairs of CPUs (a skew under %.0f ns would not show)", cc.Handoffs, cc.Pairs, max(cc.MinHandoffNS, r.StepNS))
 	default:
-		t.row("cross-core", "worst backward step %d ticks (%.0f ns), CPU %d to CPU %d; %d of %d ordered pairs stepped back in %d handoffs", cc.WorstBackTicks, cc.WorstBackNS, cc.WorstFrom, cc.WorstTo, cc.BackwardPairs, cc.Pairs, cc.Handoffs)
+		t.row("cpu handoffs", "a reading went backwards by up to %d ticks (%.0f ns), CPU %d to CPU %d; %d of %d ordered pairs in %d handoffs", cc.WorstBackTicks, cc.WorstBackNS, cc.WorstFrom, cc.WorstTo, cc.BackwardPairs, cc.Pairs, cc.Handoffs)
 	}
 }
 
@@ -150,7 +220,7 @@ func tableReads(t table, r report) {
 // counter is usable, in ns, with the advice it gives for short code.
 func tableResolution(t table, r report) {
 	if r.ResolutionTicks == 0 {
-		t.row("resolution", "none: the counter did not advance in %d back-to-back NowUnordered reads", step.Pairs+1)
+		t.row("resolution", "none: the counter did not advance in %d back-to-back reads", step.Pairs+1)
 		return
 	}
 	ticks := strconv.FormatFloat(r.ResolutionTicks, 'f', -1, 64)
@@ -159,30 +229,18 @@ func tableResolution(t table, r report) {
 	} else {
 		ticks += " ticks"
 	}
-	t.row("resolution", "%s: the counter's least increment, from %d back-to-back NowUnordered reads; code shorter than it times as whole increments: read a Snapshot's Mean, not a quantile", ticks, step.Pairs+1)
+	t.row("resolution", "%s: the smallest step the counter takes, from %d back-to-back reads; code shorter than it times as whole steps: average many spans (a Snapshot's Mean)", ticks, step.Pairs+1)
 }
 
 // tableFloor adds the row named name of a read floor: its p50, p99 and max
 // in ticks, and in ns where the counter is usable and so has a rate.
 func tableFloor(t table, name string, ticks floorTicks, ns floorNS, usable bool) {
-	const of = "of %d empty spans read back to back"
+	const of = ": what timing nothing measures, from %d empty spans; take it off short spans"
 	if usable {
-		t.row(name, "p50 %d ticks (%.1f ns), p99 %d ticks (%.1f ns), max %d ticks (%.1f ns) "+of,
+		t.row(name, "median %d ticks (%.1f ns), 99%% %d ticks (%.1f ns), max %d ticks (%.1f ns)"+of,
 			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, counter.FloorSpans)
 	} else {
-		t.row(name, "p50 %d ticks, p99 %d ticks, max %d ticks "+of, ticks.P50, ticks.P99, ticks.Max, counter.FloorSpans)
-	}
-}
-
-// tableVerdict adds the warnings and the verdict.
-func tableVerdict(t table, r report) {
-	for _, w := range r.Warnings {
-		t.row("warning", "%s", w)
-	}
-	if r.Usable {
-		t.row("verdict", "usable: counter.Discover gives a Counter at %s", r.Rate)
-	} else {
-		t.row("verdict", "refused: %s", r.Instead)
+		t.row(name, "median %d ticks, 99%% %d ticks, max %d ticks"+of, ticks.P50, ticks.P99, ticks.Max, counter.FloorSpans)
 	}
 }
 
@@ -204,13 +262,6 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 // flagList lists the named flags, present ones bare and absent ones as

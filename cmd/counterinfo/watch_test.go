@@ -89,6 +89,10 @@ func TestWatchLive(t *testing.T) {
 	}
 	checkKinds(t, objs)
 	checkShape(t, "the report line", objs[0], topFields)
+	// Into a pipe (here a buffer), the watch says on stderr that it runs.
+	if want := "counterinfo: watching the counter for 400ms, a check every 50ms"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q; want it to say %q", errOut, want)
+	}
 	if objs[0]["usable"] != true {
 		t.Fatalf("the first object is not the report: %v", objs[0])
 	}
