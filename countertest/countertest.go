@@ -26,6 +26,8 @@
 package countertest
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -111,7 +113,9 @@ func clock() counter.Counter {
 // [testing.B.RunParallel]. The compiler keeps b.Loop's own loop body
 // alive, but not the code inside body: body should store its result where
 // the compiler cannot prove it unused, such as a package-level variable.
-// Where body is nil, Bench fails the benchmark and times nothing.
+// Where body is nil, Bench fails the benchmark and times nothing. With
+// go test -v, Bench also logs a text histogram of the spans
+// ([counter.Snapshot.Draw]), the reads' floor in them.
 func Bench(b *testing.B, body func()) {
 	if body == nil {
 		b.Fatal("countertest: Bench needs a body to time, and was given nil")
@@ -136,6 +140,18 @@ func Bench(b *testing.B, body func()) {
 	h.Interval(&s)
 	r.Close()
 	report(b, &s, floor, floorMean, c.Rate())
+	if testing.Verbose() {
+		b.Log(picture(&s, floor, c.Rate()))
+	}
+}
+
+// picture returns the text histogram of the spans s (Snapshot.Draw's),
+// under a line that says they include the reads' floor.
+func picture(s *counter.Snapshot, floor counter.Tickdelta, rate counter.TickRate) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the spans as read, each with the reads' floor of about %v in it:\n", floor.Duration(rate))
+	s.Draw(&b, rate) // a Builder's writes do not fail
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // empty is the body whose spans are the floor.

@@ -3,6 +3,7 @@ package countertest
 import (
 	"flag"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tickstamp/counter"
@@ -123,5 +124,22 @@ func TestFloorSpans(t *testing.T) {
 	clock().Floor(counter.BeginEnd, &s)
 	if n := s.Count() + s.Negative() + s.Migrated(); n != counter.FloorSpans {
 		t.Errorf("counter.Floor takes %d spans; Bench's floor %d", n, counter.FloorSpans)
+	}
+}
+
+// TestPicture checks the histogram Bench logs under go test -v: a line that
+// names the floor, then Snapshot.Draw's picture of the spans.
+func TestPicture(t *testing.T) {
+	rate, err := counter.NewTickRate(1_000_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := snapshot(oneToHundred()...)
+	got := picture(s, 20, rate)
+	var want strings.Builder
+	want.WriteString("the spans as read, each with the reads' floor of about 20ns in it:\n")
+	s.Draw(&want, rate)
+	if got != strings.TrimSuffix(want.String(), "\n") {
+		t.Errorf("picture:\n%s\nwant:\n%s", got, want.String())
 	}
 }
