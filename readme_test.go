@@ -211,3 +211,21 @@ func TestTestCommandCoversEveryModule(t *testing.T) {
 		t.Errorf("found %d modules; want the library's and its export modules' at least", modules)
 	}
 }
+
+// TestREADMEImagesExist checks that each image the README shows is in the
+// repository.
+func TestREADMEImagesExist(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := regexp.MustCompile(`!\[[^\]]*\]\(([^)]+)\)`).FindAllStringSubmatch(string(b), -1)
+	if len(images) == 0 {
+		t.Error("the README shows no figure")
+	}
+	for _, m := range images {
+		if _, err := os.Stat(m[1]); err != nil {
+			t.Errorf("the README shows %s: %v", m[1], err)
+		}
+	}
+}
