@@ -1,5 +1,5 @@
 // Package bench holds side-by-side benchmarks of counter against its peers,
-// and nothing else: its files are tests.
+// and the command that draws the README's figure of them.
 //
 //   - BenchmarkRecord and BenchmarkRecordParallel time recording one span,
 //     from one goroutine and from several, into counter's Histogram and
@@ -12,6 +12,9 @@
 //     record into it.
 //   - BenchmarkHarness sets countertest.Bench beside loov/hrtime's
 //     hrtesting.
+//   - The command figure draws the README's figure: each way of converting
+//     a span to time.Duration, and its error across the range of spans
+//     (cd bench && go run ./figure > figure/conversion-error.svg).
 //
 // It is a module of its own, so that the peers are in no go.mod of the
 // library or of its exporters. BENCHMARKS.md, at the repository's root,
