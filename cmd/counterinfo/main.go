@@ -2,7 +2,9 @@
 // trusted for timing, and what reading it costs.
 //
 // It discovers the counter's rate as [counter.Discover] does and reports
-// where the rate came from and how good it is; the platform facts that
+// where the rate came from and how good it is (in -json, reported_hz is the
+// rate the hardware itself reported, 0 where it reports none, as most
+// virtual machines' CPUs do, and discovery measured the rate instead); the platform facts that
 // decide whether the counter is sound (CPU, hypervisor, the invariant and
 // RDTSCP bits, Linux's clocksource and /proc/cpuinfo flags, the kernel's own
 // TSC rate); the counter's drift against the raw monotonic clock over a
