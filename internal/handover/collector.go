@@ -158,14 +158,14 @@ func (c *Collector) Interval(dst *Dist) {
 	}
 	clear(c.taken)
 	clear(c.scan)
-	c.taken = Shrunk(c.taken[:0], len(c.scan))
-	c.scan = Shrunk(c.scan[:0], len(c.scan))
+	c.taken = shrunk(c.taken[:0], len(c.scan))
+	c.scan = shrunk(c.scan[:0], len(c.scan))
 }
 
-// Shrunk returns s, or a copy of it with less room where it has room for
+// shrunk returns s, or a copy of it with less room where it has room for
 // four times n and more than a few: the lists of a Collector whose writers
 // came and went need not stay as long as they once were.
-func Shrunk[S ~[]E, E any](s S, n int) S {
+func shrunk[S ~[]E, E any](s S, n int) S {
 	if cap(s) > 64 && n < cap(s)/4 {
 		return append(make(S, 0, 2*n), s...)
 	}
@@ -278,9 +278,9 @@ func (w *Writer) Close() {
 		last := len(c.writers) - 1
 		c.writers[w.index], c.writers[last].index = c.writers[last], w.index
 		c.writers[last] = nil
-		c.writers = Shrunk(c.writers[:last], last)
+		c.writers = shrunk(c.writers[:last], last)
 		c.spare = c.spare[:min(len(c.spare), len(c.writers))]
-		c.spare = Shrunk(c.spare, len(c.spare))
+		c.spare = shrunk(c.spare, len(c.spare))
 	}
 	c.mu.Unlock()
 	if !listed {
