@@ -30,15 +30,12 @@ func (s *Snapshot) Draw(w io.Writer, r TickRate) error {
 		b.WriteString(m.String())
 		b.WriteByte('\n')
 	} else {
-		// The Summary's line, on two lines of at most 80 columns.
-		head, figures, _ := strings.Cut(m.String(), ": ")
-		apart := ""
-		if i := strings.Index(figures, ", max "); i >= 0 {
-			if j := strings.Index(figures[i+2:], ", "); j >= 0 {
-				figures, apart = figures[:i+2+j], figures[i+2+j:]
-			}
-		}
-		b.WriteString(head + apart + "\n" + figures + "\n")
+		// The Summary's line, on two lines of at most 80 columns: the
+		// count and the spans apart, then the figures.
+		b.Write(appendApart(appendCount(nil, m.Count), m.Negative, m.Migrated))
+		b.WriteByte('\n')
+		b.Write(m.appendFigures(nil))
+		b.WriteByte('\n')
 		drawRows(&b, s, r)
 	}
 	_, err := io.WriteString(w, b.String())

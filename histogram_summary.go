@@ -51,24 +51,20 @@ func (s *Snapshot) Summary(r TickRate) Summary {
 // significant digits, followed by ", K negative" and ", M migrated" where
 // there are spans counted apart; "no spans" where Count is 0.
 func (m Summary) String() string {
-	b := make([]byte, 0, 128)
-	b = appendCount(b, m.Count)
+	b := appendCount(make([]byte, 0, 128), m.Count)
 	if m.Count != 0 {
-		for _, f := range [...]struct {
-			name string
-			d    time.Duration
-		}{{"mean", m.Mean}, {"p50", m.P50}, {"p90", m.P90}, {"p99", m.P99}, {"p99.9", m.P999}, {"max", m.Max}} {
-			if f.name == "mean" {
-				b = append(b, ": "...)
-			} else {
-				b = append(b, ", "...)
-			}
-			b = append(b, f.name...)
-			b = append(b, ' ')
-			b = append(b, shortDuration(f.d)...)
-		}
+		b = m.appendFigures(append(b, ": "...))
 	}
 	return string(appendApart(b, m.Negative, m.Migrated))
+}
+
+// appendFigures appends "mean D, p50 D, p90 D, p99 D, p99.9 D, max D".
+func (m Summary) appendFigures(b []byte) []byte {
+	var v [len(figureNames)]string
+	for i, d := range [...]time.Duration{m.Mean, m.P50, m.P90, m.P99, m.P999, m.Max} {
+		v[i] = shortDuration(d)
+	}
+	return appendFigures(b, v)
 }
 
 // String returns the Snapshot's figures as one line in ticks, the unit it
@@ -76,24 +72,31 @@ func (m Summary) String() string {
 // [Tickdelta] ("68 ticks"). Convert with [Snapshot.Summary] to read them as
 // time.
 func (s Snapshot) String() string {
-	b := make([]byte, 0, 160)
-	b = appendCount(b, s.Count())
+	b := appendCount(make([]byte, 0, 160), s.Count())
 	if s.Count() != 0 {
-		for i, f := range [...]struct {
-			name string
-			d    Tickdelta
-		}{{"mean", s.Mean()}, {"p50", s.Quantile(0.5)}, {"p90", s.Quantile(0.9)}, {"p99", s.Quantile(0.99)}, {"p99.9", s.Quantile(0.999)}, {"max", s.Max()}} {
-			if i == 0 {
-				b = append(b, ": "...)
-			} else {
-				b = append(b, ", "...)
-			}
-			b = append(b, f.name...)
-			b = append(b, ' ')
-			b = append(b, f.d.String()...)
+		var v [len(figureNames)]string
+		for i, d := range [...]Tickdelta{s.Mean(), s.Quantile(0.5), s.Quantile(0.9), s.Quantile(0.99), s.Quantile(0.999), s.Max()} {
+			v[i] = d.String()
 		}
+		b = appendFigures(append(b, ": "...), v)
 	}
 	return string(appendApart(b, s.Negative(), s.Migrated()))
+}
+
+// figureNames name the figures of a summary's line, in order.
+var figureNames = [...]string{"mean", "p50", "p90", "p99", "p99.9", "max"}
+
+// appendFigures appends each figure's name and value, parted by commas.
+func appendFigures(b []byte, values [len(figureNames)]string) []byte {
+	for i, name := range figureNames {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, name...)
+		b = append(b, ' ')
+		b = append(b, values[i]...)
+	}
+	return b
 }
 
 // appendCount appends "n spans", "1 span" or "no spans".

@@ -112,7 +112,7 @@ func reportReads(r *report, c counter.Counter, disc *counter.Discovery, opts opt
 	var floor counter.Snapshot
 	r.FloorBeginEndTicks, r.FloorBeginEndNS = readFloor(c, counter.BeginEnd, &floor)
 	r.FloorNowTicks, r.FloorNowNS = readFloor(c, counter.NowNow, &floor)
-	r.floorNow, r.floorRate = floor, c.Rate()
+	r.floorNow, r.floorRate = &floor, c.Rate()
 	if derr != nil {
 		r.DriftNote = "not measured: discovery refused, so there is no rate to convert ticks at"
 	} else {

@@ -443,6 +443,7 @@ func TestHumanOutput(t *testing.T) {
 		regexp.MustCompile(`(?m)^cpu handoffs +\S`),
 		regexp.MustCompile(`(?m)\Averdict +this machine's counter can time code: counter\.Discover gives a Counter at 2\.3 GHz\n`),
 		regexp.MustCompile(`(?m)^The measurements behind it:$`),
+		regexp.MustCompile(`(?m)^The read floor: .*\n\n[0-9]+ spans\nmean .*\n +\S+ – \S+ +[0-9]+ `),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("output has no line matching %v:\n%s", want, out)

@@ -96,8 +96,8 @@ type report struct {
 
 	invariantWhy string // how Discover decided InvariantTSC, for the table
 	// floorNow is the Now→Now floor's distribution, which the table draws,
-	// at floorRate; empty where reads were skipped.
-	floorNow  counter.Snapshot
+	// at floorRate; nil where reads were skipped.
+	floorNow  *counter.Snapshot
 	floorRate counter.TickRate
 }
 

@@ -44,7 +44,7 @@ func writeTable(out io.Writer, r report) error {
 	t.row("", "")
 	tableReads(t, r)
 	t.tw.Flush()
-	if r.ReadNote == "" && r.floorNow.Count() != 0 && r.Usable {
+	if r.ReadNote == "" && r.floorNow != nil && r.floorNow.Count() != 0 && r.Usable {
 		buf.WriteString("\nThe read floor: what timing nothing between two Now reads measures, as a histogram:\n\n")
 		if err := r.floorNow.Draw(&buf, r.floorRate); err != nil {
 			return err
