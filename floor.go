@@ -22,9 +22,11 @@ const FloorSpans = 10000
 // where the counter steps less often than it is read), so a span's time in
 // the code alone is the span less this floor: [Snapshot.QuantileLess] takes
 // the floor's median. A value of p other than the two named measures NowNow.
-// Floor takes as long as FloorSpans pairs of reads, and allocates nothing.
+// Floor takes as long as FloorSpans pairs of reads. It allocates nothing
+// where dst's buckets reach its spans: into a Snapshot that held a floor
+// before, unless a span is shorter or longer than every span it held.
 func (c Counter) Floor(p Pair, dst *Snapshot) {
-	dst.reset()
+	dst.Reset()
 	if p == BeginEnd {
 		for range FloorSpans {
 			t0 := c.Begin()

@@ -29,18 +29,50 @@ import (
 //     read-modify-write and no lock, for the loops where even two are too
 //     many.
 //
-// A Histogram's memory is a tally of about 29 KB for each of its locks that
-// a goroutine has used (it has 4·GOMAXPROCS locks as NewHistogram found
-// it, rounded up to a power of two, at least 8 and at most 1024) and for
-// each Recorder, as many spare tallies at most, which Interval exchanges for
-// the ones it takes, a [Snapshot] of about 58 KB for what closed Recorders
-// leave, and one more tally that Interval copies into. Its methods allocate
-// to make a tally (for a new Recorder, for a lock on its first use, for the
-// first Intervals that take a tally from a writer, and where a bucket fills:
-// 2³²−1 spans of one bucket between two Intervals) and to grow its lists:
-// of writers, as Recorders are made, and of tallies a record in flight may
-// still write, at most two a writer. The lists stop growing once the number
-// of Recorders does.
+// # Memory
+//
+// A Histogram's memory follows what was recorded, not the range it can
+// hold. Each writer (a [Recorder], or one of the locks once a goroutine has
+// used it) counts into a tally of 4 bytes a bucket over a window of
+// buckets: those from its shortest span to its longest since the last
+// Interval. Spans from a to b ticks (256 ≤ a ≤ b) cover at most
+//
+//	n(a, b) = ⌈128·log₂(b/a)⌉ + 1 buckets:
+//	  129 for one doubling, 427 for a decade, 1,277 for three
+//
+// (a span below 256 ticks has a bucket of its own, so spans from 0 to b
+// cover b+1 of them there). A tally is 104 bytes and 4 bytes a bucket of
+// its window, which holds n buckets and margins: where a span falls
+// outside the window, the writer puts a fresh tally in front whose window
+// reaches a quarter of the old one's width past the span, so that spans
+// that spread out between two Intervals make a few tallies, growing, and
+// the last window is at most 1.5·n + 64 buckets. [Histogram.Interval] takes
+// them all. After an Interval, a writer holds a bare tally of 104 bytes,
+// which its next span fills with a window like the last one, and for at
+// most two Intervals the tally its last record may still write. The
+// Histogram keeps, besides, at most one spare tally a writer, counting
+// those, so that in all a Recorder holds at most
+//
+//	Recorder(a, b) = 500 + 4.5·(1.5·n(a, b) + 64) bytes after an Interval
+//
+// (its state, the bare tally, and one tally of its last window, its own or
+// a spare; 4.5 and not 4 as Go allocates in size classes, up to an eighth
+// larger than asked): under 10 KB for three decades, and 400 bytes (its
+// state alone) before its first span. A lock costs the same once used, and
+// a Histogram's locks, used or not, 4·GOMAXPROCS of them rounded up to a
+// power of two (at least 8, at most 1,024), take 352 bytes each. The
+// Intervals' [Snapshot] is the caller's ([Snapshot] gives its memory), and
+// the Histogram keeps one more for what closed Recorders leave between two
+// Intervals, and one tally that Interval copies into.
+// TestMemoryFormula measures these.
+//
+// Its methods allocate to make a tally (for a writer's first span, for the
+// first span after an Interval where the Histogram has no spare, and where
+// a span falls outside its writer's window or a bucket fills: 2³²−1 spans
+// of one bucket between two Intervals) and to grow its lists: of writers,
+// as Recorders are made, and of tallies a record in flight may still
+// write, at most two a writer. The lists stop growing once the number of
+// Recorders does.
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
 	shards []shard

@@ -125,7 +125,7 @@ func TestIntervalExactUnderEachBarrier(t *testing.T) {
 				}
 			}
 			t.Logf("%d records over %d Intervals", seen(), intervals)
-			if total.d != want.d {
+			if !total.d.Equal(&want.d) {
 				t.Fatalf("the snapshots add up to count %d, sum %d, min %d, max %d, negative %d, migrated %d, unknown %d;\nwant %d, %d, %d, %d, %d, %d, %d",
 					total.Count(), total.Sum(), total.Min(), total.Max(), total.Negative(), total.Migrated(), total.UnknownCPU(),
 					want.Count(), want.Sum(), want.Min(), want.Max(), want.Negative(), want.Migrated(), want.UnknownCPU())

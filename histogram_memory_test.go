@@ -1,43 +1,141 @@
 package counter
 
 import (
-	"os"
-	"strconv"
-	"strings"
+	"math"
+	"runtime"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/tickstamp/counter/internal/handover"
+	"github.com/tickstamp/counter/internal/race"
 )
 
-// TestMemoryFiguresInDocs holds the memory figures the distribution docs
-// state to the sizes the constants make: a tally of about 29 KB, which Go
-// allocates in its 32 KB size class, and a Snapshot of about 58 KB.
-func TestMemoryFiguresInDocs(t *testing.T) {
-	tally := int(unsafe.Sizeof(handover.Tally{}))
-	snapshot := int(unsafe.Sizeof(Snapshot{}))
-	kb := func(n int) string { return strconv.Itoa((n+500)/1000) + " KB" }
+// buckets returns n(a, b) of the Histogram's doc: the buckets that spans
+// from a to b ticks cover, from the layout itself.
+func buckets(a, b float64) int {
+	return int(handover.BucketOf(uint64(b))-handover.BucketOf(uint64(a))) + 1
+}
+
+// nOf is the Histogram doc's n(a, b).
+func nOf(a, b float64) int { return int(math.Ceil(128*math.Log2(b/a))) + 1 }
+
+// recorderBound is the Histogram doc's Recorder(a, b).
+func recorderBound(a, b float64) int {
+	return 500 + int(4.5*(1.5*float64(nOf(a, b))+64))
+}
+
+// heapNow returns the bytes of the heap's live objects, once the cleanups
+// of the Recorders dropped before have run.
+func heapNow() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond)
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestMemoryFormula checks the Histogram doc's memory figures against the
+// heap: the formula n(a, b) against the layout, the sizes it names, a
+// Recorder before its first span and after an Interval for spans over one
+// to six decades, recorded in order (the window widens at each span) or
+// shuffled, and a Snapshot of them.
+func TestMemoryFormula(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector's allocations are not the program's")
+	}
 	for _, tc := range []struct {
-		what, figure, want string
-		files              []string
-	}{
-		{"a tally", kb(tally), "29 KB", []string{"histogram.go", "histogram_recorder.go"}},
-		{"a Snapshot", kb(snapshot), "58 KB", []string{"histogram.go", "histogram_snapshot.go", "export/feed.go", "export/counterotel/doc.go"}},
-	} {
-		if tc.figure != tc.want {
-			t.Errorf("%s is about %s; the docs say %s", tc.what, tc.figure, tc.want)
+		a, b float64
+		n    int
+	}{{256, 512, 129}, {1000, 10000, 427}, {1000, 1e6, 1277}} {
+		if got := buckets(tc.a, tc.b); got > tc.n || got < tc.n-16 {
+			t.Errorf("spans from %g to %g ticks cover %d buckets; the doc says at most %d", tc.a, tc.b, got, tc.n)
 		}
-		for _, f := range tc.files {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(src), tc.want) {
-				t.Errorf("%s no longer says %s for %s", f, tc.want, tc.what)
-			}
+		if want := int(math.Ceil(128*math.Log2(tc.b/tc.a))) + 1; tc.n != want {
+			t.Errorf("n(%g, %g) = %d in the doc; the formula gives %d", tc.a, tc.b, tc.n, want)
 		}
 	}
-	if tally <= 28<<10 || tally > 32<<10 {
-		t.Errorf("a tally is %d bytes; histogram_recorder.go says it takes Go's 32 KB size class", tally)
+	if got := unsafe.Sizeof(handover.Tally{}); got != 104 {
+		t.Errorf("a tally is %d bytes; the doc says 104", got)
 	}
+	if got := unsafe.Sizeof(shard{}); got != 352 {
+		t.Errorf("a lock is %d bytes; the doc says 344", got)
+	}
+	if got := unsafe.Sizeof(Snapshot{}); got != 120 {
+		t.Errorf("a Snapshot is %d bytes; its doc says 120", got)
+	}
+
+	const n = 200
+	h := NewHistogram()
+	rs := make([]*Recorder, n)
+	h0 := heapNow()
+	for i := range rs {
+		rs[i] = h.Recorder()
+	}
+	if per := int(heapNow()-h0) / n; per > 400 {
+		t.Errorf("a Recorder that recorded nothing holds %d bytes; the doc says 400 at most", per)
+	}
+	var s Snapshot
+	h.Interval(&s)
+	for _, decades := range []float64{1, 3, 6} {
+		for _, shuffled := range []bool{false, true} {
+			a, b := 1000.0, 1000*math.Pow(10, decades)
+			spans := make([]Tickdelta, 4096)
+			for k := range spans {
+				spans[k] = Tickdelta(a * math.Pow(b/a, float64(k)/float64(len(spans)-1)))
+			}
+			if shuffled {
+				r := uint64(1)
+				for k := len(spans) - 1; k > 0; k-- {
+					r = r*6364136223846793005 + 1442695040888963407
+					j := int(r >> 33 % uint64(k+1))
+					spans[k], spans[j] = spans[j], spans[k]
+				}
+			}
+			h := NewHistogram()
+			rs := make([]*Recorder, n)
+			h0 := heapNow()
+			for i := range rs {
+				rs[i] = h.Recorder()
+				for _, d := range spans {
+					rs[i].Record(d)
+				}
+			}
+			var s Snapshot
+			h.Interval(&s)
+			s.Reset() // the Snapshot apart, below
+			per := int(heapNow()-h0) / n
+			bound := recorderBound(a, b)
+			t.Logf("%g decades (shuffled %v): %d bytes a Recorder after an Interval; the formula %d", decades, shuffled, per, bound)
+			if per > bound {
+				t.Errorf("%g decades (shuffled %v): a Recorder holds %d bytes after an Interval; the doc's formula gives %d", decades, shuffled, per, bound)
+			}
+			if decades == 3 && per > 12<<10 {
+				t.Errorf("three decades: a Recorder holds %d bytes after an Interval; want at most 12 KB", per)
+			}
+			// A Snapshot of the spans, filled by an Interval and by a Merge.
+			for _, r := range rs {
+				for _, d := range spans {
+					r.Record(d)
+				}
+			}
+			var filled, merged Snapshot
+			h.Interval(&filled)
+			merged.Merge(&filled)
+			for _, x := range []*Snapshot{&filled, &merged} {
+				size := int(unsafe.Sizeof(*x)) + x.d.Bytes()
+				want := 120 + int(math.Ceil(1.25*float64(nOf(a, b))))*4 + 64
+				if size > want {
+					t.Errorf("%g decades: a Snapshot holds %d bytes; its doc gives at most %d", decades, size, want)
+				}
+				if decades == 3 && size > 8<<10 {
+					t.Errorf("three decades: a Snapshot holds %d bytes; want at most 8 KB", size)
+				}
+			}
+			runtime.KeepAlive(rs)
+		}
+	}
+	runtime.KeepAlive(rs)
 }

@@ -16,10 +16,10 @@ import (
 // bucket or after Close, takes a spare tally or allocates one.
 // [Histogram.Interval] takes what it has recorded without its help, whatever
 // its goroutine is doing, so a goroutine may record and then block, sleep or
-// end. A Recorder keeps one tally of 29 KB of counts (a 32 KB allocation),
-// which Interval exchanges for a spare each time the Recorder has recorded
-// since the last Interval. The zero Recorder is not usable: get one from
-// [Histogram.Recorder].
+// end. A Recorder keeps one tally of counts over the buckets its spans
+// lately covered, which Interval takes each time the Recorder has recorded
+// since the last Interval ([Histogram] gives its memory as a formula). The
+// zero Recorder is not usable: get one from [Histogram.Recorder].
 //
 // A Recorder must not be used by two goroutines at once; one goroutine may
 // pass it to another through a channel, a mutex or anything else that orders
@@ -32,8 +32,9 @@ type Recorder struct {
 	w *handover.Writer
 }
 
-// Recorder returns a new Recorder that counts into h. It allocates its
-// tally, or takes a spare one h already has.
+// Recorder returns a new Recorder that counts into h. It allocates the
+// Recorder's state alone, about 400 bytes; the Recorder takes a tally, a
+// spare one h already has or a new one, at its first span.
 func (h *Histogram) Recorder() *Recorder {
 	w := h.c.NewWriter()
 	r := &Recorder{w}
@@ -72,9 +73,11 @@ func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
 }
 
 // Close gives the Recorder up: what it recorded goes to the next
-// [Histogram.Interval], and its tally to the Histogram's spares. A Recorder
-// used after Close attaches itself again. Close may wait for an Interval
-// that is running to return.
+// [Histogram.Interval], and its tally to the Histogram's spares. Close
+// never waits: where an Interval is running, that Interval or the next
+// takes the Recorder off the Histogram's list. A Recorder used after Close
+// attaches itself again; that first span waits for an Interval that is
+// running where the Recorder is not yet off the list.
 func (r *Recorder) Close() { r.writer().Close() }
 
 // writer returns the Recorder's writer, and panics with a message that says

@@ -16,10 +16,17 @@ import (
 // Negative spans and spans that changed CPU are counted apart and are in
 // none of those.
 //
-// A Snapshot is a value of about 58 KB that holds its buckets itself: b := a
-// is a copy that nothing done to a changes afterwards. Reuse one, as
-// Interval's dst, rather than make one a call. The zero Snapshot is empty
-// and ready to use, and no method allocates. Its methods may be called from
+// A Snapshot holds its buckets apart, over a window from its shortest span
+// to its longest: 120 bytes, and 4 bytes a bucket of the window (8 for
+// every bucket of it once one holds more than 2³²−1 spans), which it
+// widens by a quarter more than it needs as spans outside it are added
+// (for spans from a to b ticks, [Histogram] gives the buckets between, 1,276
+// for three decades: about 6 KB). So it must not be copied: go vet reports
+// b := a, and b.Merge(&a) into an empty b is the copy. Reuse one, as
+// Interval's dst, rather than make one a call: [Snapshot.Reset] and the
+// methods that fill it keep its window, so spans like the ones it held
+// take no allocation. The zero Snapshot is empty and ready to use; no
+// method allocates but where spans fall outside the window. Its methods may be called from
 // several goroutines at once as long as nothing changes the Snapshot
 // meanwhile: its own Merge, or a [Histogram.Interval] or [Counter.Floor]
 // that fills it.
@@ -34,8 +41,9 @@ type Snapshot struct {
 // span is cut into 128 buckets.
 const QuantileError = 1.0 / 256
 
-// reset empties the Snapshot.
-func (s *Snapshot) reset() { s.d.Reset() }
+// Reset empties the Snapshot, keeping the memory of its buckets for what
+// is added to it next.
+func (s *Snapshot) Reset() { s.d.Reset() }
 
 // Count returns how many spans the distribution holds: every span recorded
 // but the negative ones and those that changed CPU.
@@ -122,7 +130,7 @@ func (s *Snapshot) Quantile(q float64) Tickdelta {
 		return most
 	}
 	var seen uint64
-	for i, c := range s.d.Counts() {
+	for i, c := range s.d.Buckets() {
 		if seen += c; seen >= r {
 			lo, width := handover.BucketBounds(i)
 			v := Tickdelta(lo + width/2)
@@ -219,10 +227,7 @@ type Bucket struct {
 // middle, Min + (Max−Min+1)/2.
 func (s *Snapshot) Buckets() iter.Seq[Bucket] {
 	return func(yield func(Bucket) bool) {
-		for i, c := range s.d.Counts() {
-			if c == 0 {
-				continue
-			}
+		for i, c := range s.d.Buckets() {
 			lo, width := handover.BucketBounds(i)
 			if !yield(Bucket{Tickdelta(lo), Tickdelta(lo + width - 1), c}) {
 				return

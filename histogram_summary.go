@@ -71,7 +71,7 @@ func (m Summary) appendFigures(b []byte) []byte {
 // holds them in, in the shape of [Summary.String] with each D a
 // [Tickdelta] ("68 ticks"). Convert with [Snapshot.Summary] to read them as
 // time.
-func (s Snapshot) String() string {
+func (s *Snapshot) String() string {
 	b := appendCount(make([]byte, 0, 160), s.Count())
 	if s.Count() != 0 {
 		var v [len(figureNames)]string

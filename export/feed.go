@@ -19,7 +19,8 @@ type Source interface {
 // Interval (since the Tap was made, for the first), as if it were the
 // Histogram's only reader. Make one with [NewFeed].
 //
-// A Feed holds a Snapshot of about 58 KB, and each Tap another. A Tap's
+// A Feed holds a Snapshot, and each Tap another, whose memory follows the
+// range of the spans they hold ([counter.Histogram] gives it). A Tap's
 // Interval takes the Histogram's Interval and merges what it took into
 // every Tap's Snapshot, so it costs a Histogram's Interval and a Merge for
 // each Tap. Its methods may be called from any goroutine; they take turns.
@@ -72,18 +73,19 @@ type Tap struct {
 func (t *Tap) Interval(dst *counter.Snapshot) {
 	f := t.f
 	if f == nil {
-		*dst = counter.Snapshot{} // the zero Tap, which no Feed made
+		dst.Reset() // the zero Tap, which no Feed made
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !t.open {
-		*dst = counter.Snapshot{}
+		dst.Reset()
 		return
 	}
 	f.take()
-	*dst = t.pending
-	t.pending = counter.Snapshot{}
+	dst.Reset()
+	dst.Merge(&t.pending)
+	t.pending.Reset()
 }
 
 // Close takes the Tap off its Feed: the Feed stops keeping spans for it.
@@ -99,7 +101,7 @@ func (t *Tap) Close() {
 		return
 	}
 	t.open = false
-	t.pending = counter.Snapshot{}
+	t.pending.Reset()
 	for i, o := range f.taps {
 		if o == t {
 			f.taps = append(f.taps[:i], f.taps[i+1:]...)

@@ -87,7 +87,8 @@
 // empty), and a walk of the Snapshot's buckets that puts each of
 // [export.Values] in its bucket with a table lookup and a comparison or
 // two. It allocates what it returns: the slices of metrics and data
-// points, and each point's bucket counts, 8 bytes a bucket. Each registration keeps a Snapshot of about
-// 58 KB for its total, and the Producer one more for the Intervals. Produce
+// points, and each point's bucket counts, 8 bytes a bucket. Each registration keeps a Snapshot for its
+// total, whose memory follows the range of its spans
+// ([counter.Snapshot]), and the Producer one more for the Intervals. Produce
 // and Register may be called from any goroutine; they take turns.
 package counterotel

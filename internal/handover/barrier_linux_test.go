@@ -133,7 +133,7 @@ func seccompChild(refuse string) {
 			}
 		}
 	}
-	if total != want {
+	if !total.Equal(&want) {
 		fail("the Dists add up to count %d, migrated %d, sum %d:%d; want %d, %d, %d:%d",
 			total.count, total.migrated, total.hi, total.lo, want.count, want.migrated, want.hi, want.lo)
 	}

@@ -1,6 +1,7 @@
 package handover
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -9,27 +10,36 @@ import (
 // tallies, and Interval, which takes what they recorded without their
 // help. The root package's Histogram is one with its locked shards.
 type Collector struct {
-	// interval is held by Interval throughout, so that intervals take
-	// turns, and by Writer.Close; it guards what follows up to mu, and
-	// each writer's flight.
+	// interval is held by Interval throughout, and by whoever retires the
+	// closed writers; it guards what follows up to mu, and each writer's
+	// flight.
 	interval sync.Mutex
 	barrier  Barrier
-	// pending holds the records of the writers closed since the last
+	// pending holds the records of the writers retired since the last
 	// Interval.
 	pending Dist
-	// copied is the tally Interval copies a writer's into; scan and taken
-	// are its lists, kept to allocate nothing.
-	copied *Tally
-	scan   []*Writer
-	taken  []taken
+	// heldIn counts the writers whose flight holds a tally its record,
+	// in a Dist already, may still write: they count against the spares
+	// kept (putSpare).
+	heldIn atomic.Int64
+	// copied is the tally Interval copies a writer's into; scan, taken and
+	// retiring are its lists, kept to allocate nothing.
+	copied   Tally
+	scan     []*Writer
+	taken    []taken
+	retiring []*Writer
 
 	// mu guards what follows. It is held briefly, and never while waiting
 	// for anything else.
 	mu sync.Mutex
 	// writers are the writers Interval collects.
 	writers []*Writer
-	// spare are empty tallies for Interval and writers to install.
-	spare []*Tally
+	// closing are the writers closed since their retirement was last
+	// taken in hand, each with its last tally in last.
+	closing []*Writer
+	// spare are empty tallies for writers to install, and bare their
+	// headers without counts, for Interval to install.
+	spare, bare []*Tally
 }
 
 // A taken tally is one Interval swapped out of w.
@@ -60,12 +70,12 @@ func (c *Collector) List(w *Writer) {
 	c.mu.Unlock()
 }
 
-// NewWriter returns a writer of c with an empty tally, listed until its
-// Close. It allocates the writer, and the tally where c has no spare.
+// NewWriter returns a writer of c. It allocates the writer alone: the
+// writer takes a tally, and a place among c's writers, at its first
+// record.
 func (c *Collector) NewWriter() *Writer {
 	w := &Writer{c: c}
 	w.cur.Store(closed)
-	c.attach(w)
 	return w
 }
 
@@ -84,43 +94,87 @@ func (c *Collector) Spares() int {
 }
 
 // attach gives a writer without a tally (a new or closed one, or a listed
-// one not used yet) an empty one, and a place among c's writers.
-func (c *Collector) attach(w *Writer) {
-	t := c.spareTally()
+// one not used yet) an empty one whose window holds the bucket of a
+// record of kind k and span d, and a place among c's writers. A closed
+// writer that is not retired yet is retired first, which waits for an
+// Interval that is running.
+func (c *Collector) attach(w *Writer, k Kind, d int64) {
+	var from, to uint64
+	if p := placeOf(k, d); p >= 0 {
+		from, to = around(uint64(p), uint64(p)+1, grain)
+	}
+	t := c.spareTally(from, to)
 	c.mu.Lock()
+	if w.closing {
+		c.mu.Unlock()
+		c.interval.Lock()
+		c.retireClosed(&c.pending)
+		c.interval.Unlock()
+		c.mu.Lock()
+	}
 	if !w.listed {
 		w.listed, w.index = true, len(c.writers)
 		c.writers = append(c.writers, w)
 	}
-	c.mu.Unlock()
 	w.cur.Store(t)
+	c.mu.Unlock()
 }
 
-// spareTally returns an empty tally.
-func (c *Collector) spareTally() *Tally {
+// spareTally returns an empty tally with the window [from, to).
+func (c *Collector) spareTally(from, to uint64) *Tally {
 	c.mu.Lock()
 	if n := len(c.spare); n > 0 {
 		t := c.spare[n-1]
+		c.spare[n-1] = nil
 		c.spare = c.spare[:n-1]
 		c.mu.Unlock()
+		t.fit(from, to)
 		return t
 	}
 	c.mu.Unlock()
-	return newTally()
+	return newTally(from, to)
 }
 
-// putSpare empties t and keeps it for spareTally, unless c already keeps
-// one for each of its writers.
-func (c *Collector) putSpare(t *Tally) {
+// bareTally returns an empty bare tally that stands for the window
+// [from, to).
+func (c *Collector) bareTally(from, to uint64) *Tally {
+	var t *Tally
 	c.mu.Lock()
-	keep := len(c.spare) < len(c.writers)
+	if n := len(c.bare); n > 0 {
+		t = c.bare[n-1]
+		c.bare[n-1] = nil
+		c.bare = c.bare[:n-1]
+	}
+	c.mu.Unlock()
+	if t == nil {
+		t = &Tally{min: math.MaxInt64, max: -1}
+	}
+	t.off, t.plan = from, to-from
+	return t
+}
+
+// putSpare empties t and keeps it for spareTally, or bareTally where it
+// has no counts, unless c already keeps one of its kind for each of its
+// writers, counting the tallies that flights hold for records already in
+// a Dist as spares: so that c keeps at most one tally with counts a
+// writer beside the writers' own.
+func (c *Collector) putSpare(t *Tally) {
+	list := &c.spare
+	if cap(t.counts) == 0 {
+		list = &c.bare
+	}
+	c.mu.Lock()
+	keep := len(*list) < len(c.writers)
+	if list == &c.spare {
+		keep = len(*list)+int(c.heldIn.Load()) < len(c.writers)
+	}
 	c.mu.Unlock()
 	if !keep {
 		return
 	}
 	t.reset()
 	c.mu.Lock()
-	c.spare = append(c.spare, t)
+	*list = append(*list, t)
 	c.mu.Unlock()
 }
 
@@ -130,12 +184,12 @@ func (c *Collector) putSpare(t *Tally) {
 // tally for each writer.
 func (c *Collector) Interval(dst *Dist) {
 	c.interval.Lock()
-	defer c.interval.Unlock()
 	dst.Reset()
 	if !c.pending.Empty() {
 		dst.Merge(&c.pending)
 		c.pending.Reset()
 	}
+	c.retireClosed(dst)
 	c.mu.Lock()
 	c.scan = append(c.scan[:0], c.writers...)
 	c.mu.Unlock()
@@ -160,6 +214,11 @@ func (c *Collector) Interval(dst *Dist) {
 	clear(c.scan)
 	c.taken = shrunk(c.taken[:0], len(c.scan))
 	c.scan = shrunk(c.scan[:0], len(c.scan))
+	// The writers closed meanwhile, whose Close found this Interval
+	// running, are retired now, to the next Interval.
+	c.retireClosed(&c.pending)
+	c.trimSpares()
+	c.interval.Unlock()
 }
 
 // shrunk returns s, or a copy of it with less room where it has room for
@@ -172,27 +231,51 @@ func shrunk[S ~[]E, E any](s S, n int) S {
 	return s
 }
 
-// swap installs a spare tally in w and returns the one it replaced, or nil
-// where w has none.
+// swap installs a bare tally in w and returns the one it replaced, or nil
+// where w has none. The bare tally stands for a window that holds the
+// buckets of the spans of the tallies it replaces, and a grain more on
+// each side: the writer's next span puts a tally of that window in front
+// of it (Writer.slow).
 func (c *Collector) swap(w *Writer) *Tally {
-	fresh := c.spareTally()
+	old := w.cur.Load()
+	if old == closed {
+		return nil
+	}
+	fresh := c.bareTally(windowAfter(old))
 	for {
-		old := w.cur.Load()
-		if old == closed {
-			c.putSpare(fresh)
-			return nil
-		}
 		fresh.setGen(old.gen() + 1)
 		if w.cur.CompareAndSwap(old, fresh) {
 			trace(EventSwap)
 			return old
 		}
+		if old = w.cur.Load(); old == closed {
+			c.putSpare(fresh)
+			return nil
+		}
 	}
+}
+
+// windowAfter returns the window of a tally to install in place of t: the
+// buckets of the spans of t and of the tallies t was put in front of, and
+// a grain more on each side; t's own window where they hold no span. Its
+// writer may be recording into t.
+func windowAfter(t *Tally) (from, to uint64) {
+	from, to = NumBuckets, 0
+	for p := t; p != nil; p = p.prev {
+		if f, e, ok := p.used(); ok {
+			from, to = min(from, f), max(to, e)
+		}
+	}
+	if from >= to {
+		return t.window()
+	}
+	return around(from, to, grain)
 }
 
 // look looks again at the last record w was seen to begin, before the scan
 // considers w's tally, and adds it to dst once it is known to write a
-// tally already copied without it.
+// tally already copied without it. Where the record is in a Dist already,
+// the second Interval that finds it still the last lets its tally go.
 func (c *Collector) look(w *Writer, dst *Dist) {
 	f := &w.flight
 	if !f.holding() {
@@ -203,6 +286,7 @@ func (c *Collector) look(w *Writer, dst *Dist) {
 		return
 	}
 	if f.in {
+		f.idled(c)
 		return
 	}
 	j, ok := readJournal(w, f.seq)
@@ -221,9 +305,6 @@ func (c *Collector) collect(w *Writer, old *Tally, dst *Dist) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, c, dst)
-	if c.copied == nil {
-		c.copied = new(Tally)
-	}
 	cp := c.copied.load(old)
 	j, ok := readJournal(w, s)
 	switch {
@@ -262,35 +343,72 @@ func (c *Collector) collectPrev(old *Tally, dst *Dist) {
 	old.prev = nil
 }
 
+// trimSpares lets go of the spare tallies with counts past one a writer,
+// counting the tallies flights hold for records in a Dist already, as
+// putSpare does: the ones an Interval took came back before the flights it
+// made held theirs.
+func (c *Collector) trimSpares() {
+	c.mu.Lock()
+	n := max(len(c.writers)-int(c.heldIn.Load()), 0)
+	if n < len(c.spare) {
+		clear(c.spare[n:])
+		c.spare = shrunk(c.spare[:n], n)
+	}
+	c.mu.Unlock()
+}
+
 // Close gives w up: what it recorded goes to the next Interval, and its
 // tally to the spares. The writer has no record in flight: the caller is
-// its goroutine, or it is unreachable. A writer recorded into after Close
-// attaches itself again. Close waits for an Interval that is running to
-// return.
+// its goroutine, or it is unreachable. Close never waits: where an
+// Interval is running, the writer is retired by it, or by the next. A
+// writer recorded into after Close attaches itself again (see attach).
 func (w *Writer) Close() {
 	c := w.c
-	c.interval.Lock()
-	defer c.interval.Unlock()
+	t := w.cur.Swap(closed)
 	c.mu.Lock()
-	listed := w.listed
-	if listed {
-		w.listed = false
+	if !w.listed || w.closing {
+		c.mu.Unlock()
+		return
+	}
+	w.closing, w.last = true, t
+	c.closing = append(c.closing, w)
+	c.mu.Unlock()
+	if c.interval.TryLock() {
+		c.retireClosed(&c.pending)
+		c.interval.Unlock()
+	}
+}
+
+// retireClosed takes the writers closed since it last ran off c's list,
+// and adds what they recorded to dst. c.interval is held.
+func (c *Collector) retireClosed(dst *Dist) {
+	c.mu.Lock()
+	c.retiring = append(c.retiring[:0], c.closing...)
+	clear(c.closing)
+	c.closing = shrunk(c.closing[:0], 0)
+	c.mu.Unlock()
+	for _, w := range c.retiring {
+		w.flight.finish(c, dst)
+		if t := w.last; t != closed {
+			c.collectPrev(t, dst)
+			dst.addTally(t)
+			c.putSpare(t)
+		}
+		w.flight.retired(atomic.LoadUint64(&w.seq))
+		c.mu.Lock()
+		w.closing, w.last, w.listed = false, nil, false
 		last := len(c.writers) - 1
 		c.writers[w.index], c.writers[last].index = c.writers[last], w.index
 		c.writers[last] = nil
 		c.writers = shrunk(c.writers[:last], last)
-		c.spare = c.spare[:min(len(c.spare), len(c.writers))]
-		c.spare = shrunk(c.spare, len(c.spare))
+		for _, list := range [...]*[]*Tally{&c.spare, &c.bare} {
+			if n := min(len(*list), len(c.writers)); n < len(*list) {
+				clear((*list)[n:])
+				*list = shrunk((*list)[:n], n)
+			}
+		}
+		c.mu.Unlock()
 	}
-	c.mu.Unlock()
-	if !listed {
-		return
-	}
-	w.flight.finish(c, &c.pending)
-	if t := w.cur.Swap(closed); t != closed {
-		c.collectPrev(t, &c.pending)
-		c.pending.addTally(t)
-		c.putSpare(t)
-	}
-	w.flight.retired(w.seq)
+	clear(c.retiring)
+	c.retiring = shrunk(c.retiring[:0], 0)
 }

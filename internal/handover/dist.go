@@ -1,18 +1,44 @@
 package handover
 
-import "math/bits"
+import (
+	"iter"
+	"math/bits"
+)
 
 // A Dist is a distribution as a reader holds it: the sum of tallies and of
-// records placed one by one, in 64-bit counts. The root package's Snapshot
-// is one. The zero Dist is empty.
+// records placed one by one. The root package's Snapshot is one. The zero
+// Dist is empty.
+//
+// Like a tally, it counts the buckets of one window, which it widens to
+// take what is added: its memory follows the range of its spans, not the
+// whole range of buckets. Each count is 64 bits, kept as two halves of 32:
+// the high halves are allocated only once a count passes 2³²−1. A Dist
+// refers to its counts, so a copy would share them: go vet reports one
+// (noCopy).
 type Dist struct {
-	counted[uint64]
+	_ noCopy
+	// low and high are the counts of the buckets from off on, low and
+	// high halves; high is nil while every count fits 32 bits. The
+	// storage past len(low) is zero, and high has low's length.
+	low, high []uint32
+	off       uint64
 	// count is the sum of counts.
 	count uint64
+	// lo and hi are the 128-bit sum of the spans in the buckets.
+	lo, hi uint64
+	// min and max are the smallest and largest span in the buckets.
+	min, max int64
+	// negative counts spans below zero, migrated the spans whose reads
+	// came from two CPUs, and unknownCPU the spans of the buckets whose
+	// CPU was -1.
+	negative, migrated, unknownCPU uint64
 }
 
-// Counts returns the Dist's count of each bucket.
-func (s *Dist) Counts() *[NumBuckets]uint64 { return &s.counts }
+// noCopy makes go vet's copylocks check report a copy of what holds it.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
 
 // Count returns the number of spans in the buckets.
 func (s *Dist) Count() uint64 { return s.count }
@@ -35,11 +61,56 @@ func (s *Dist) Migrated() uint64 { return s.migrated }
 // UnknownCPU returns the count of spans in the buckets whose CPU was -1.
 func (s *Dist) UnknownCPU() uint64 { return s.unknownCPU }
 
-// Reset empties the Dist.
-func (s *Dist) Reset() {
-	if s.count != 0 {
-		clear(s.counts[:])
+// Bytes returns the bytes the Dist's counts take: its memory beside its
+// fixed part, the size of a Dist.
+func (s *Dist) Bytes() int { return 4 * (cap(s.low) + cap(s.high)) }
+
+// Buckets returns each bucket that holds a span, from the least, and its
+// count.
+func (s *Dist) Buckets() iter.Seq2[int, uint64] {
+	return func(yield func(int, uint64) bool) {
+		for j, c := range s.low {
+			n := uint64(c)
+			if s.high != nil {
+				n |= uint64(s.high[j]) << 32
+			}
+			if n != 0 && !yield(int(s.off)+j, n) {
+				return
+			}
+		}
 	}
+}
+
+// Equal reports whether s and o hold the same distribution: every figure
+// and every bucket's count, whatever their windows.
+func (s *Dist) Equal(o *Dist) bool {
+	if s.count != o.count || s.lo != o.lo || s.hi != o.hi || s.min != o.min || s.max != o.max ||
+		s.negative != o.negative || s.migrated != o.migrated || s.unknownCPU != o.unknownCPU {
+		return false
+	}
+	next, stop := iter.Pull2(o.Buckets())
+	defer stop()
+	for i, n := range s.Buckets() {
+		if j, m, ok := next(); !ok || i != j || n != m {
+			return false
+		}
+	}
+	_, _, more := next()
+	return !more
+}
+
+// Reset empties the Dist, keeping its storage and its window, which it
+// widens to the storage: spans like the ones it held take no allocation.
+func (s *Dist) Reset() {
+	clear(s.low)
+	clear(s.high)
+	n := cap(s.low)
+	if s.high != nil {
+		n = min(n, cap(s.high))
+		s.high = s.high[:n]
+	}
+	s.low = s.low[:n]
+	s.off = min(s.off, NumBuckets-uint64(n))
 	s.count, s.lo, s.hi = 0, 0, 0
 	s.min, s.max = 0, 0
 	s.negative, s.migrated, s.unknownCPU = 0, 0, 0
@@ -51,11 +122,74 @@ func (s *Dist) Empty() bool {
 	return s.count == 0 && s.negative == 0 && s.migrated == 0 && s.unknownCPU == 0
 }
 
+// cover widens the window to hold the buckets [from, to), in the storage
+// it has where that has room.
+func (s *Dist) cover(from, to uint64) {
+	n := uint64(len(s.low))
+	if n == 0 {
+		from, to = around(from, to, 0)
+		s.off = from
+		s.low = grow(s.low, int(to-from))
+		if s.high != nil {
+			s.high = grow(s.high, int(to-from))
+		}
+		return
+	}
+	if from >= s.off && to <= s.off+n {
+		return
+	}
+	from, to = around(min(from, s.off), max(to, s.off+n), 0)
+	s.low = shift(s.low, int(s.off-from), int(to-from))
+	if s.high != nil {
+		s.high = shift(s.high, int(s.off-from), int(to-from))
+	}
+	s.off = from
+}
+
+// grow returns s, empty and zero, at length n.
+func grow(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n)
+	}
+	return s[:n]
+}
+
+// shift returns the counts of s moved by k places, at length n ≥ len(s)+k,
+// the rest zero: in s's storage where it has room.
+func shift(s []uint32, k, n int) []uint32 {
+	if cap(s) < n {
+		t := make([]uint32, n, min(n+n/4, NumBuckets))
+		copy(t[k:], s)
+		return t
+	}
+	m := len(s)
+	s = s[:n]
+	copy(s[k:], s[:m])
+	clear(s[:min(k, m)])
+	return s
+}
+
+// addAt adds n to the count of the bucket j places into the window.
+func (s *Dist) addAt(j int, n uint64) {
+	v := uint64(s.low[j]) + n
+	if s.high != nil {
+		v += uint64(s.high[j]) << 32
+	} else if v>>32 == 0 {
+		s.low[j] = uint32(v)
+		return
+	} else {
+		s.high = make([]uint32, len(s.low), cap(s.low))
+	}
+	s.low[j], s.high[j] = uint32(v), uint32(v>>32)
+}
+
 // Merge adds the spans of o to the Dist.
 func (s *Dist) Merge(o *Dist) {
 	if o.count != 0 {
-		for i, c := range &o.counts {
-			s.counts[i] += c
+		from, to := BucketOf(uint64(o.min)), BucketOf(uint64(o.max))+1
+		s.cover(from, to)
+		for i, n := range o.Buckets() {
+			s.addAt(i-int(s.off), n)
 		}
 		s.merge(o.count, o.lo, o.hi, o.min, o.max)
 	}
@@ -80,11 +214,26 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 
 // addTally adds a tally's spans. The tally is complete, or a copy of one.
 func (s *Dist) addTally(t *Tally) {
-	var n uint64
 	if t.max >= 0 {
-		for i, c := range &t.counts {
-			s.counts[i] += uint64(c)
-			n += uint64(c)
+		first, last := -1, -1
+		for j, c := range t.counts {
+			if c != 0 {
+				if first < 0 {
+					first = j
+				}
+				last = j
+			}
+		}
+		var n uint64
+		if first >= 0 {
+			s.cover(t.off+uint64(first), t.off+uint64(last)+1)
+			d := int(t.off) - int(s.off)
+			for j, c := range t.counts[first : last+1] {
+				if c != 0 {
+					s.addAt(d+first+j, uint64(c))
+					n += uint64(c)
+				}
+			}
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
 	}
@@ -95,8 +244,14 @@ func (s *Dist) addTally(t *Tally) {
 
 // Add adds one record of kind k and span d, as a writer counts it.
 func (s *Dist) Add(k Kind, d int64) {
-	*s.of(k, d)++
-	if k.summed() && d >= 0 {
+	switch p := placeOf(k, d); p {
+	case placeMigrated:
+		s.migrated++
+	case placeNegative:
+		s.negative++
+	default:
+		s.cover(uint64(p), uint64(p)+1)
+		s.addAt(p-int(s.off), 1)
 		s.merge(1, uint64(d), 0, d, d)
 		if k == KindUnknown {
 			s.unknownCPU++

@@ -19,15 +19,17 @@
 //	4  t = cur (a load)    t = cur (a load)      the tally it writes
 //	5  jlo                 jlo, jhi, jUnknown    t's sum and unknownCPU after it
 //	6  jmark               jmark                 the count it leaves, t's generation, s's low 30 bits
-//	7  t.counts[i]         the count of k        (counted.of says which)
+//	7  t.counts[i]         the count of k        (Tally.of says which)
 //	8  t.lo                t.lo, t.hi            where k is summed
 //	9  t.max, t.min        t.max, t.min          where k is summed and d is past them
 //	10                     t.unknownCPU          where k is KindUnknown
 //
 // Nothing is stored when a record ends: the next one's seq says it has. A
-// record that finds t cannot take it (a full count, a closed writer, or on
-// Record's path a negative span or a sum that carries) returns before
-// row 5, and slow begins another record through put.
+// record that finds t cannot take it (a bucket outside t's window, a full
+// count, a closed writer, or on Record's path a negative span or a sum
+// that carries) returns before row 5, and slow puts a fresh tally in front
+// of t (of a wider window where the bucket was outside) and begins another
+// record through put.
 //
 // The proof below needs exactly three orders of the writer's, and the
 // barrier:
@@ -78,13 +80,21 @@
 //     copied, and R belongs to the tally it names (flight.place).
 //   - where jmark is R's and names the old tally, the copy takes the values
 //     R leaves there (R2: jmark's count, jlo and the others, jd for the
-//     bounds): R is in this Interval, and the old tally waits aside until a
-//     later record begins, since R may still write it (flight.counted).
+//     bounds): R is in this Interval, and the old tally is let go to the
+//     garbage collector, never reused, since R may still write it
+//     (flight.counted).
 //
-// A tally waits aside only while R is the writer's last record, so at most
-// two do, and with the one installed R has three candidates, which their
-// generations, counted modulo 4, tell apart. So every record is in exactly
-// one Interval, and Interval never waits for a writer.
+// A tally waits aside only while R is the writer's last record and not in
+// a Dist, so at most two do, and with the one installed R has three candidates, which their
+// generations, counted modulo 4 at each swap, tell apart. The writer may
+// have put tallies in front of the one installed since the swap (R's seq
+// is loaded after the barrier, and records may have begun meanwhile): each
+// takes the generation of the one it is put in front of, so they are one
+// candidate, of which R can write only the newest, the others having been
+// given up by the records that put a tally in front of them. (Counting a
+// generation at each tally put in front would let four such tallies wrap
+// to the swapped one's: TestWidenedBetweenSwapAndJournal.) So every record
+// is in exactly one Interval, and Interval never waits for a writer.
 //
 // # The barrier
 //

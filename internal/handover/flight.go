@@ -3,7 +3,11 @@ package handover
 // A flight is the reader's view of a writer's last record, which may not
 // have ended: the writer stores nothing when a record ends, the next one's
 // seq says so. It holds the tallies the reader took that the record may
-// still write; they may not be reused before it ends.
+// still write; they may not be reused before it ends. Where the record is
+// in a Dist already and its writer begins no other for two Intervals, the
+// tally it writes is let go to the garbage collector, never reused, so
+// that a writer that records no more soon holds no counts (see
+// Collector.look).
 //
 // Its state is seq (the record), in (whether the record is in a Dist
 // already) and held. Its transitions, each a method, all on the reader's
@@ -19,6 +23,8 @@ package handover
 //	place(j)          the record's mark names a tally: a held one (the record
 //	                  is in; the rest are spares) or the installed one (all
 //	                  are spares, and the next scan takes the installed one)
+//	idle(c)           an Interval found the record still the last, and in:
+//	                  at the second, its tally is let go
 //	finish()          the record has ended: where it wrote a held tally after
 //	                  its copy, the change of the tally's words says what it
 //	                  recorded, and that goes in; every held tally is a spare
@@ -33,6 +39,9 @@ type flight struct {
 	// of held was copied before the record stored to it.
 	in   bool
 	held []heldTally
+	// idle counts the Intervals that found the record in and still the
+	// writer's last.
+	idle int
 	// seen is seq as the reader loaded it before it last took the
 	// writer's tally: where seq still has this value, no record has
 	// reached the tally since.
@@ -74,11 +83,20 @@ func (f *flight) counted(t *Tally, c *Collector) {
 	f.free(c)
 	f.in = true
 	f.held = append(f.held, heldTally{t: t})
+	c.heldIn.Add(1)
+}
+
+func (f *flight) idled(c *Collector) {
+	if f.idle++; f.idle >= 2 && len(f.held) > 0 {
+		c.heldIn.Add(-1)
+		clear(f.held)
+		f.held = f.held[:0]
+	}
 }
 
 func (f *flight) place(j journal, c *Collector, dst *Dist) {
 	if f.in {
-		return // and it writes the tally held for it
+		return
 	}
 	for i, ht := range f.held {
 		if ht.t.gen() == j.gen {
@@ -89,6 +107,7 @@ func (f *flight) place(j journal, c *Collector, dst *Dist) {
 			clear(f.held[1:])
 			f.held = f.held[:1]
 			f.in = true
+			c.heldIn.Add(1)
 			dst.Add(j.kind, j.d)
 			return
 		}
@@ -112,6 +131,10 @@ func (f *flight) retired(s uint64) { f.seen = s }
 // free gives the held tallies, which the record does not write, to the
 // spares; a step of counted, place and finish.
 func (f *flight) free(c *Collector) {
+	if f.in && len(f.held) > 0 {
+		c.heldIn.Add(-1)
+	}
+	f.idle = 0
 	for _, ht := range f.held {
 		c.putSpare(ht.t)
 	}

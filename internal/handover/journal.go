@@ -67,7 +67,9 @@ func readJournal(w *Writer, s uint64) (j journal, ok bool) {
 // before the record stored to it, the values the record leaves there: the
 // count of its kind, and for a summed kind the sum, bounds and unknownCPU.
 func (j *journal) placeIn(c *Tally, s uint64) {
-	*c.of(j.kind, j.d) = j.count
+	if n := c.of(j.kind, j.d); n != nil { // a copy has the window of the tally it copies
+		*n = j.count
+	}
 	if !j.kind.summed() {
 		return
 	}

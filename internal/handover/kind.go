@@ -21,30 +21,24 @@ const (
 // the sum and bounds besides its bucket.
 func (k Kind) summed() bool { return k <= KindUnknown }
 
-// counted is the shape a Tally (C = uint32) and a Dist (C = uint64) share:
-// a count a bucket, a 128-bit sum, the bounds, and the counts apart.
-type counted[C uint32 | uint64] struct {
-	counts [NumBuckets]C
-	// lo and hi are the 128-bit sum of the spans in counts.
-	lo, hi uint64
-	// min and max are the smallest and largest span in counts.
-	min, max int64
-	// negative counts spans below zero, migrated the spans whose reads
-	// came from two CPUs, and unknownCPU the spans of counts whose CPU was
-	// -1.
-	negative, migrated, unknownCPU C
-}
+// The places of placeOf that are not buckets.
+const (
+	placeNegative = -1
+	placeMigrated = -2
+)
 
-// of returns the count that a record of kind k and span d adds one to: the
-// one place that maps a kind to its field. A span of a summed kind below
-// zero counts as negative (the writer's slow path makes it KindNegative
-// before it stores anything; see Writer.slow). wordsSince is its inverse.
-func (c *counted[C]) of(k Kind, d int64) *C {
+// placeOf returns where a record of kind k and span d counts: the bucket
+// of d, or placeNegative or placeMigrated for the counts apart. It is the
+// one place that maps a kind to its count, for a Tally (Tally.of) and a
+// Dist (Dist.Add) alike; wordsSince is its inverse. A span of a summed kind
+// below zero counts as negative (the writer's slow path makes it
+// KindNegative before it stores anything; see Writer.slow).
+func placeOf(k Kind, d int64) int {
 	switch {
 	case k == KindMigrated:
-		return &c.migrated
+		return placeMigrated
 	case k == KindNegative || d < 0:
-		return &c.negative
+		return placeNegative
 	}
-	return &c.counts[BucketOf(uint64(d))]
+	return int(BucketOf(uint64(d)))
 }

@@ -36,3 +36,34 @@ func BucketBounds(i int) (lo, width uint64) {
 	shift := uint64(i>>SubBucketBits) - 1
 	return uint64(i-int(shift<<SubBucketBits)) << shift, 1 << shift
 }
+
+// A tally's window begins and ends at a multiple of grain buckets: 64
+// bytes of 32-bit counts.
+const grain = 16
+
+// around returns the window of whole grains that holds the buckets
+// [from, to) and margin more on each side, within the range.
+func around(from, to, margin uint64) (uint64, uint64) {
+	from -= min(from, margin)
+	to = min(to+margin, NumBuckets)
+	return from - from%grain, min((to+grain-1)/grain*grain, NumBuckets)
+}
+
+// widen returns the window of a tally put in front of one of window
+// [from, to) to count bucket i: the old window and i, and a quarter of
+// the old window's width (at least a grain) more on the side i is, so
+// that spans spreading out widen a writer's window a few times, not at
+// each span.
+func widen(from, to, i uint64) (uint64, uint64) {
+	if from == to {
+		return around(i, i+1, grain)
+	}
+	m := max(grain, (to-from)/4)
+	switch {
+	case i < from:
+		from = i - min(i, m)
+	case i >= to:
+		to = i + 1 + m
+	}
+	return around(from, to, 0)
+}

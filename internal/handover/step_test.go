@@ -29,8 +29,19 @@ type rec struct {
 	d int64
 }
 
+// kindWide is no record: a rec of it, first in a list, gives the writer a
+// tally whose window is the whole range, as a writer whose spans had spread
+// over it would have, so that a record of any span takes Record's path
+// where it would with no window.
+const kindWide Kind = 1 << 10
+
 // on makes r into w, through Record for a span and RecordKind otherwise.
 func (r rec) on(w *Writer) {
+	if r.k == kindWide {
+		w.c.attach(w, KindSpan, 0)
+		w.cur.Store(newTally(0, NumBuckets))
+		return
+	}
 	if r.k == KindSpan {
 		w.Record(r.d)
 	} else {
@@ -41,6 +52,13 @@ func (r rec) on(w *Writer) {
 // usual are the records before most cases: spans of 500 to 2,000 ticks
 // through both paths, and a negative and a migrated span.
 var usual = []rec{{KindSpan, 500}, {KindUnknown, 600}, {KindNegative, -1}, {KindMigrated, 9}, {KindSpan, 2000}}
+
+// wideUsual and wideCarrying are usual and carrying into a tally of the
+// whole range.
+var (
+	wideUsual    = append([]rec{{kindWide, 0}}, usual...)
+	wideCarrying = append([]rec{{kindWide, 0}}, carrying...)
+)
 
 // carrying are records whose sum is 2⁶⁴−1, so that a span carries into hi.
 var carrying = []rec{{KindSpan, math.MaxInt64}, {KindUnknown, math.MaxInt64 - 1}, {KindMigrated, 9}, {KindSpan, 2}}
@@ -62,17 +80,20 @@ func none(*Writer) int                         { return -1 }
 // span that is a new maximum and one that is a new minimum, so that every
 // store of the table changes what the reader must find.
 var stepCases = []stepCase{
-	{"span, a new max", KindSpan, 1 << 36, usual, none, record(1 << 36)},
-	{"span, a new min", KindSpan, 100, usual, none, record(100)},
-	{"span of 0", KindSpan, 0, usual, none, record(0)},
+	{"span, a new max", KindSpan, 1 << 36, wideUsual, none, record(1 << 36)},
+	{"span, a new min", KindSpan, 100, wideUsual, none, record(100)},
+	{"span of 0", KindSpan, 0, wideUsual, none, record(0)},
+	{"span above the window", KindSpan, 1 << 36, usual, none, record(1 << 36)},
+	{"span below the window", KindSpan, 100, usual, none, record(100)},
 	// The sum of before is 2⁶⁴−1, so that the span carries into hi.
-	{"span whose sum carries, a new max", KindSpan, math.MaxInt64, carrying, none, record(math.MaxInt64)},
-	{"span whose sum carries, a new min", KindSpan, 1 << 40, carrying, none, record(1 << 40)},
+	{"span whose sum carries, a new max", KindSpan, math.MaxInt64, wideCarrying, none, record(math.MaxInt64)},
+	{"span whose sum carries, a new min", KindSpan, 1 << 40, wideCarrying, none, record(1 << 40)},
 	{"negative through Record", KindNegative, -3, usual, none, record(-3)},
 	{"span into a full bucket", KindSpan, 1000, usual, fillBucketOf(1000), record(1000)},
 	{"span into a closed writer", KindSpan, 1000, usual, closeWriter, record(1000)},
-	{"unknown CPU, a new max", KindUnknown, 1 << 36, usual, none, recordKind(1<<36, KindUnknown)},
-	{"unknown CPU, a new min", KindUnknown, 77, usual, none, recordKind(77, KindUnknown)},
+	{"unknown CPU, a new max", KindUnknown, 1 << 36, wideUsual, none, recordKind(1<<36, KindUnknown)},
+	{"unknown CPU, a new min", KindUnknown, 77, wideUsual, none, recordKind(77, KindUnknown)},
+	{"unknown CPU, outside the window", KindUnknown, 77, usual, none, recordKind(77, KindUnknown)},
 	{"negative", KindNegative, -3, usual, none, recordKind(-3, KindNegative)},
 	{"migrated", KindMigrated, 5, usual, none, recordKind(5, KindMigrated)},
 	{"migrated, negative", KindMigrated, -5, usual, none, recordKind(-5, KindMigrated)},
@@ -82,9 +103,8 @@ var stepCases = []stepCase{
 // writer's tally to 2³²−1, as that many spans would.
 func fillBucketOf(d int64) func(*Writer) int {
 	return func(w *Writer) int {
-		i := int(BucketOf(uint64(d)))
-		w.cur.Load().counts[i] = math.MaxUint32
-		return i
+		*w.cur.Load().of(KindSpan, d) = math.MaxUint32
+		return int(BucketOf(uint64(d)))
 	}
 }
 
@@ -154,11 +174,14 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
 	var before Dist
 	for _, r := range tc.before {
 		r.on(w)
-		before.Add(r.k, r.d)
+		if r.k != kindWide {
+			before.Add(r.k, r.d)
+		}
 	}
 	if full := tc.prepare(w); full >= 0 {
-		filled := math.MaxUint32 - before.counts[full]
-		before.counts[full] += filled
+		filled := math.MaxUint32 - before.countOf(full)
+		before.cover(uint64(full), uint64(full)+1)
+		before.addAt(full-int(before.off), filled)
 		before.count += filled
 	}
 	var s [5]Dist
@@ -216,12 +239,13 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
 		if i == afterIn {
 			without.Add(after.k, after.d)
 		}
-		within := without
+		var within Dist
+		within.Merge(&without)
 		within.Add(tc.k, tc.d)
 		switch {
-		case s[i] == without:
+		case s[i].Equal(&without):
 			continue
-		case in < 0 && s[i] == within:
+		case in < 0 && s[i].Equal(&within):
 			in = i
 			continue
 		}
@@ -287,5 +311,44 @@ func checkInterval(t *testing.T, c *Collector, events *[]Event, round int) {
 	}
 	if want := min(swaps, 1); barriers != want {
 		t.Fatalf("round %d: %d swaps and %d barriers: %v; want %d barriers", round, swaps, barriers, *events, want)
+	}
+}
+
+// TestWidenedBetweenSwapAndJournal makes a writer put tallies in front of
+// the one the reader installed, widening its window, four times between the
+// reader's swap and its read of the writer's journal: the last record then
+// writes the fourth tally in front, and the reader must not take it for the
+// tally it swapped out, which a generation counted at each tally installed
+// (modulo 4) would make it. Each record is in exactly one Interval.
+func TestWidenedBetweenSwapAndJournal(t *testing.T) {
+	for widenings := range 7 {
+		c := NewCollector(NoBarrier)
+		w := c.NewWriter()
+		var want Dist
+		rec := func(d int64) {
+			w.Record(d)
+			want.Add(KindSpan, d)
+		}
+		rec(1000)
+		rec(1001)
+		done := false
+		OnTrace = func(e Event) {
+			if e == EventSwap && !done {
+				done = true
+				for k := range widenings {
+					rec(int64(1) << (20 + 6*k))
+				}
+			}
+		}
+		var got, s Dist
+		for range 3 {
+			c.Interval(&s)
+			got.Merge(&s)
+		}
+		OnTrace = nil
+		if !got.Equal(&want) {
+			t.Fatalf("%d tallies put in front between the swap and the journal: the Intervals hold count %d, sum %d, max %d; want %d, %d, %d",
+				widenings, got.count, got.lo, got.max, want.count, want.lo, want.max)
+		}
 	}
 }

@@ -9,53 +9,113 @@ import (
 // its tallies: one goroutine writes it at a time, with the stores of
 // store_*.go, and the reader reads it with atomic loads (see the package
 // doc).
+//
+// It counts the buckets of one window, from off to off+len(counts)−1,
+// which is fixed while the tally is installed: a span outside it, like a
+// bucket about to overflow, makes its writer put a fresh tally with a
+// wider window in front (see Writer.slow), and the reader sizes the
+// window of each tally it installs to the spans of the one it takes. So a
+// tally holds the part of the range its writer's spans lately covered.
 type Tally struct {
-	// counted's counts are 32 bits, which keeps a tally small enough to
-	// stay in the level-1 cache; a bucket about to overflow makes its
-	// writer put a fresh tally in front (see Writer.slow). An empty tally
-	// has max < 0.
-	counted[uint32]
-	// tag holds the tally's generation at genShift: it counts the tallies
-	// installed in a writer, modulo 4, so that a record's journal says
-	// which one it wrote. It is set before the tally is installed and never
-	// while installed.
+	// counts are the counts of the window's buckets, 32 bits each, which
+	// keeps a tally small; the storage past len(counts) is zero.
+	counts []uint32
+	off    uint64
+	// plan is the width of the window a bare tally, one with no counts,
+	// stands for: the reader installs one in place of the tally it takes,
+	// and the writer's first span puts a tally of that window in front of
+	// it, so that a writer that records no more holds no counts.
+	plan uint64
+	// lo and hi are the 128-bit sum of the spans in counts.
+	lo, hi uint64
+	// min and max are the smallest and largest span in counts; an empty
+	// tally has max < 0.
+	min, max int64
+	// negative counts spans below zero, migrated the spans whose reads
+	// came from two CPUs, and unknownCPU the spans of counts whose CPU was
+	// -1.
+	negative, migrated, unknownCPU uint32
+	// tag holds the tally's generation at genShift, so that a record's
+	// journal says which tally it wrote: it counts the reader's swaps of
+	// the writer's tally, modulo 4. A tally the writer puts in front of
+	// another takes that one's generation: the tallies in front of the one
+	// the reader installed are all one candidate for a record in flight, as
+	// only the newest can be written by the writer's last record (see the
+	// package doc). It is set before the tally is installed and never while
+	// installed.
 	tag uint64
-	// prev is a full tally this one was put in front of by its writer, to
-	// be collected with it.
+	// prev is a tally this one was put in front of by its writer, to be
+	// collected with it.
 	prev *Tally
 }
 
-// closed is the tally of a writer that has none: every count is full, so
-// that each path of a record goes to Writer.slow, which attaches one.
-// Nothing writes it.
-var closed = func() *Tally {
-	t := new(Tally)
-	for i := range t.counts {
-		t.counts[i] = math.MaxUint32
-	}
-	t.negative, t.migrated, t.unknownCPU = math.MaxUint32, math.MaxUint32, math.MaxUint32
-	return t
-}()
+// closed is the tally of a writer that has none: its window is empty and
+// every count apart full, so that each path of a record goes to
+// Writer.slow, which attaches one. Nothing writes it.
+var closed = &Tally{
+	min: math.MaxInt64, max: -1,
+	negative: math.MaxUint32, migrated: math.MaxUint32, unknownCPU: math.MaxUint32,
+}
 
-// reset empties t.
+// of returns the count that a record of kind k and span d adds one to
+// (placeOf says which), or nil where its bucket is outside the window.
+func (t *Tally) of(k Kind, d int64) *uint32 {
+	switch p := placeOf(k, d); p {
+	case placeMigrated:
+		return &t.migrated
+	case placeNegative:
+		return &t.negative
+	default:
+		if i := uint64(p) - t.off; i < uint64(len(t.counts)) {
+			return &t.counts[i]
+		}
+		return nil
+	}
+}
+
+// window returns the window of buckets t counts, or stands for where it
+// is bare.
+func (t *Tally) window() (from, to uint64) {
+	return t.off, t.off + max(uint64(len(t.counts)), t.plan)
+}
+
+// reset empties t, keeping its window.
 func (t *Tally) reset() {
-	clear(t.counts[:])
+	clear(t.counts)
 	t.lo, t.hi = 0, 0
 	t.min, t.max = math.MaxInt64, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
 	t.prev = nil
+	t.plan = 0
 }
 
-// newTally returns an empty tally.
-func newTally() *Tally {
-	t := new(Tally) // counts already zero
-	t.min, t.max = math.MaxInt64, -1
+// newTally returns an empty tally with the window [from, to).
+func newTally(from, to uint64) *Tally {
+	t := &Tally{min: math.MaxInt64, max: -1}
+	t.fit(from, to)
 	return t
 }
 
+// fit gives t, which is empty and not installed, the window [from, to),
+// in its storage where that has room and not four times too much.
+func (t *Tally) fit(from, to uint64) {
+	t.plan = 0
+	n := int(to - from)
+	if c := cap(t.counts); c < n || c > 4*n+4*grain {
+		t.counts = make([]uint32, n)
+	} else {
+		t.counts = t.counts[:n] // zero: reset cleared the window
+	}
+	t.off = from
+}
+
 // load copies t into dst with atomic loads, as its writer may store to it
-// meanwhile, and returns dst.
+// meanwhile, and returns dst. dst is the reader's own.
 func (dst *Tally) load(t *Tally) *Tally {
+	if cap(dst.counts) < len(t.counts) {
+		dst.counts = make([]uint32, len(t.counts))
+	}
+	dst.counts, dst.off = dst.counts[:len(t.counts)], t.off
 	for i := range t.counts {
 		dst.counts[i] = atomic.LoadUint32(&t.counts[i])
 	}
@@ -69,6 +129,17 @@ func (dst *Tally) load(t *Tally) *Tally {
 	return dst
 }
 
+// used returns the buckets [from, to) that hold t's spans, read with
+// atomic loads as its writer may be recording, and false where it holds
+// none.
+func (t *Tally) used() (from, to uint64, ok bool) {
+	least, most := atomic.LoadInt64(&t.min), atomic.LoadInt64(&t.max)
+	if most < 0 || least > most {
+		return 0, 0, false
+	}
+	return BucketOf(uint64(least)), BucketOf(uint64(most)) + 1, true
+}
+
 // gen returns the tally's generation.
 func (t *Tally) gen() uint64 { return t.tag >> genShift }
 
@@ -76,7 +147,8 @@ func (t *Tally) gen() uint64 { return t.tag >> genShift }
 func (t *Tally) setGen(g uint64) { t.tag = g & genMask << genShift }
 
 // The words of a tally that a record changes, but for the count of its
-// span's bucket, which only a span of 0 changes alone (zero, counts[0]).
+// span's bucket, which only a span of 0 changes alone (zero, the count of
+// bucket 0 where the window holds it).
 type words struct {
 	lo, hi                               uint64
 	zero, negative, migrated, unknownCPU uint32
@@ -84,17 +156,20 @@ type words struct {
 
 // wordsOf returns t's words, which its writer may be storing to.
 func wordsOf(t *Tally) words {
-	return words{
+	w := words{
 		lo: atomic.LoadUint64(&t.lo), hi: atomic.LoadUint64(&t.hi),
-		zero:       atomic.LoadUint32(&t.counts[0]),
 		negative:   atomic.LoadUint32(&t.negative),
 		migrated:   atomic.LoadUint32(&t.migrated),
 		unknownCPU: atomic.LoadUint32(&t.unknownCPU),
 	}
+	if t.off == 0 && len(t.counts) > 0 {
+		w.zero = atomic.LoadUint32(&t.counts[0])
+	}
+	return w
 }
 
 // wordsSince returns the one record that turned a tally's words w into v,
-// and false for none: the inverse of counted.of, for the words it changes.
+// and false for none: the inverse of placeOf, for the words it changes.
 func wordsSince(w, v words) (k Kind, d int64, ok bool) {
 	switch {
 	case v.negative != w.negative:

@@ -24,10 +24,13 @@ type Writer struct {
 	_        [64]byte
 
 	// What follows is the reader's, under c.interval; listed and index,
-	// the writer's place in c.writers, are under c.mu.
-	listed bool
-	index  int
-	flight flight
+	// the writer's place in c.writers, and closing and last, its Close
+	// not yet retired and the tally Close took, are under c.mu.
+	listed  bool
+	closing bool
+	index   int
+	last    *Tally
+	flight  flight
 }
 
 // Record counts the span d: the path that takes no call where the span
@@ -46,8 +49,9 @@ func (w *Writer) Record(d int64) {
 	step()
 	t := w.cur.Load()
 	step()
-	i := BucketOf(uint64(d))
-	if i >= NumBuckets {
+	// A negative span's bucket is past NumBuckets, and so past the window.
+	i := BucketOf(uint64(d)) - t.off
+	if i >= uint64(len(t.counts)) {
 		w.slow(d, KindSpan)
 		return
 	}
@@ -81,8 +85,10 @@ func (w *Writer) Record(d int64) {
 func (w *Writer) RecordKind(d int64, k Kind) { w.slow(d, k) }
 
 // slow counts what Record cannot: a negative span, a record of another
-// kind, or one that does not fit the tally, which it puts a fresh tally in
-// front of; a closed writer attaches itself first.
+// kind, or one that does not fit the tally (its bucket is outside the
+// window or full, or its sum carries), which it puts a fresh tally in
+// front of, with a window wide enough; a closed writer attaches itself
+// first.
 func (w *Writer) slow(d int64, k Kind) {
 	if d < 0 && k != KindMigrated {
 		k = KindNegative
@@ -93,10 +99,14 @@ func (w *Writer) slow(d int64, k Kind) {
 		case full == nil:
 			return
 		case full == closed:
-			w.c.attach(w)
+			w.c.attach(w, k, d)
 		default:
-			fresh := w.c.spareTally()
-			fresh.setGen(full.gen() + 1)
+			from, to := full.window()
+			if p := placeOf(k, d); p >= 0 && (uint64(p) < from || uint64(p) >= to) {
+				from, to = widen(from, to, uint64(p))
+			}
+			fresh := w.c.spareTally(from, to)
+			fresh.setGen(full.gen()) // see Tally.tag
 			fresh.prev = full
 			if !w.cur.CompareAndSwap(full, fresh) {
 				// The reader took the full tally meanwhile.
@@ -121,6 +131,9 @@ func (w *Writer) put(d int64, k Kind) (full *Tally) {
 	t := w.cur.Load()
 	step()
 	count := t.of(k, d)
+	if count == nil {
+		return t // outside the window
+	}
 	c := *count + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	hi := t.hi + carry

@@ -17,7 +17,7 @@ func TestFullBucketHandsOver(t *testing.T) {
 	c := newTestCollector()
 	w := c.NewWriter()
 	w.Record(7)
-	w.cur.Load().counts[BucketOf(7)] = math.MaxUint32
+	*w.cur.Load().of(KindSpan, 7) = math.MaxUint32
 	w.Record(7) // the bucket is full: a fresh tally goes in front, then counts
 	w.Record(7)
 	var s Dist
@@ -25,7 +25,7 @@ func TestFullBucketHandsOver(t *testing.T) {
 	if want := uint64(math.MaxUint32) + 2; s.Count() != want {
 		t.Fatalf("count %d; want %d", s.Count(), want)
 	}
-	if got := s.counts[BucketOf(7)]; got != uint64(math.MaxUint32)+2 {
+	if got := s.countOf(int(BucketOf(7))); got != uint64(math.MaxUint32)+2 {
 		t.Fatalf("bucket of 7 holds %d; want 2³²+1", got)
 	}
 
@@ -51,8 +51,9 @@ func TestFullBucketHandsOver(t *testing.T) {
 func TestHugeSpansKeepOneTally(t *testing.T) {
 	c := newTestCollector()
 	w := c.NewWriter()
+	w.Record(math.MaxInt64)
 	tally := w.cur.Load()
-	const n = 100_000
+	const n = 100_000 - 1
 	for range n {
 		w.Record(math.MaxInt64)
 	}
@@ -62,18 +63,18 @@ func TestHugeSpansKeepOneTally(t *testing.T) {
 	w.Close()
 	var s Dist
 	c.Interval(&s)
-	want := new(big.Int).Mul(big.NewInt(n), big.NewInt(math.MaxInt64))
+	want := new(big.Int).Mul(big.NewInt(n+1), big.NewInt(math.MaxInt64))
 	hi, lo := s.Sum()
 	got := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
 	got.Add(got, new(big.Int).SetUint64(lo))
-	if got.Cmp(want) != 0 || s.Count() != n {
-		t.Fatalf("sum %s, count %d; want %s, %d", got, s.Count(), want, n)
+	if got.Cmp(want) != 0 || s.Count() != n+1 {
+		t.Fatalf("sum %s, count %d; want %s, %d", got, s.Count(), want, n+1)
 	}
 }
 
 // TestWriterLifecycle walks a writer through its life and checks the
-// Collector's lists after each step: a new writer is listed with a tally
-// of its own; Close unlists it, hands its spans to the next Interval and
+// Collector's lists after each step: a new writer has no tally and is not
+// listed; its first record lists it with a tally of its own; Close unlists it, hands its spans to the next Interval and
 // keeps its tally as a spare; a writer used after Close lists itself
 // again, and Close twice is fine.
 func TestWriterLifecycle(t *testing.T) {
@@ -81,10 +82,13 @@ func TestWriterLifecycle(t *testing.T) {
 	var shard Writer // listed for good, as a Histogram's shard is
 	c.List(&shard)
 	w := c.NewWriter()
-	if c.Listed() != 2 || w.cur.Load() == closed || c.Spares() != 0 {
-		t.Fatalf("a new writer: %d writers, closed %v, %d spare; want 2, false, 0", c.Listed(), w.cur.Load() == closed, c.Spares())
+	if c.Listed() != 1 || w.cur.Load() != closed || c.Spares() != 0 {
+		t.Fatalf("a new writer: %d writers, closed %v, %d spare; want 1, true, 0", c.Listed(), w.cur.Load() == closed, c.Spares())
 	}
 	w.Record(1)
+	if c.Listed() != 2 || w.cur.Load() == closed || c.Spares() != 0 {
+		t.Fatalf("a writer after its first record: %d writers, closed %v, %d spare; want 2, false, 0", c.Listed(), w.cur.Load() == closed, c.Spares())
+	}
 	w.Close()
 	if c.Listed() != 1 || w.cur.Load() != closed || c.pending.Count() != 1 || c.Spares() != 1 {
 		t.Fatalf("after Close: %d writers, closed %v, %d pending, %d spare; want 1, true, 1, 1", c.Listed(), w.cur.Load() == closed, c.pending.Count(), c.Spares())
@@ -115,6 +119,7 @@ func TestOneMapOfKinds(t *testing.T) {
 	}{{KindSpan, 0}, {KindSpan, 900}, {KindUnknown, 77}, {KindNegative, -3}, {KindMigrated, 5}, {KindMigrated, -5}} {
 		c := newTestCollector()
 		w := c.NewWriter()
+		c.attach(w, tc.k, tc.d)
 		tl := w.cur.Load()
 		was := wordsOf(tl)
 		w.RecordKind(tc.d, tc.k)
@@ -122,15 +127,56 @@ func TestOneMapOfKinds(t *testing.T) {
 		want.Add(tc.k, tc.d)
 		var got Dist
 		got.addTally(tl)
-		if got != want {
+		if !got.Equal(&want) {
 			t.Errorf("%v %d: the tally holds count %d, negative %d, migrated %d, unknown %d; the Dist %d, %d, %d, %d",
 				tc.k, tc.d, got.count, got.negative, got.migrated, got.unknownCPU, want.count, want.negative, want.migrated, want.unknownCPU)
 		}
 		k, d, ok := wordsSince(was, wordsOf(tl))
 		var back Dist
 		back.Add(k, d)
-		if !ok || back != want {
+		if !ok || !back.Equal(&want) {
 			t.Errorf("%v %d: wordsSince says %v %d (%v); want the same record", tc.k, tc.d, k, d, ok)
 		}
+	}
+}
+
+// TestIdleWriterLetsGo: a writer whose last record an Interval took in
+// flight (so that its tally waits aside, as the record may still write it)
+// and which then records nothing holds that tally for one more Interval
+// only: the second lets it go, and the writer then holds no counts. Its
+// next record takes a tally again, and every record is in one Interval.
+func TestIdleWriterLetsGo(t *testing.T) {
+	c := newTestCollector()
+	w := c.NewWriter()
+	var s, total Dist
+	for d := range int64(1000) {
+		w.Record(d * 1000)
+	}
+	c.Interval(&s)
+	total.Merge(&s)
+	if !w.flight.holding() || c.heldIn.Load() != 1 || len(w.cur.Load().counts) != 0 {
+		t.Fatalf("after the first Interval: holding %v, %d held in, %d counts installed; want true, 1, 0 (a bare tally)",
+			w.flight.holding(), c.heldIn.Load(), len(w.cur.Load().counts))
+	}
+	c.Interval(&s)
+	total.Merge(&s)
+	if !w.flight.holding() {
+		t.Fatal("the second Interval let the tally go; want it held one Interval more")
+	}
+	c.Interval(&s)
+	total.Merge(&s)
+	if w.flight.holding() || c.heldIn.Load() != 0 {
+		t.Fatalf("after the third Interval: holding %v, %d held in; want false, 0", w.flight.holding(), c.heldIn.Load())
+	}
+	w.Record(5)
+	c.Interval(&s)
+	total.Merge(&s)
+	var want Dist
+	for d := range int64(1000) {
+		want.Add(KindSpan, d*1000)
+	}
+	want.Add(KindSpan, 5)
+	if !total.Equal(&want) {
+		t.Fatalf("the Intervals hold count %d, sum %d; want %d, %d", total.count, total.lo, want.count, want.lo)
 	}
 }

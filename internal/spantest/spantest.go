@@ -61,9 +61,9 @@ var Distributions = []Distribution{
 }
 
 // Huge draws spans from 2⁶¹ to 2^62.5 ticks, whose sum is past the largest
-// Tickdelta. A tally's 64-bit sum holds about four of them, and a Recorder
-// hands its 29 KB tally over each time the sum is full, so tests draw at
-// most 4,000.
+// Tickdelta. A tally's sum carries past 64 bits every four of them or so,
+// and each carry takes a Recorder's slow path, so tests draw at most
+// 4,000.
 var Huge = Distribution{"huge", func(r *rand.Rand, n int) []counter.Tickdelta {
 	s := make([]counter.Tickdelta, n)
 	for i := range s {
