@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/tickstamp/counter/internal/race"
@@ -336,6 +337,28 @@ func TestFamilyNoAllocation(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, round); n != 0 {
 		t.Errorf("Record and Interval allocate %v times a round; want 0", n)
+	}
+}
+
+// TestFamilyWithTakesNoLock: With finds a series that exists, the
+// overflow series too, while another goroutine holds the Family's lock.
+func TestFamilyWithTakesNoLock(t *testing.T) {
+	for _, limit := range []int{1, 3} {
+		f := mustFamily(t, []string{"a", "b"}, limit)
+		want := []*Histogram{f.With("x", "y"), f.With("x", "z"), f.With("x", "w"), f.With("x")}
+		f.mu.Lock()
+		got := make(chan []*Histogram)
+		go func() { got <- []*Histogram{f.With("x", "y"), f.With("x", "z"), f.With("x", "v"), f.With("x")} }()
+		select {
+		case g := <-got:
+			if !slices.Equal(g, want) {
+				t.Errorf("limit %d: With under the lock gave other series", limit)
+			}
+		case <-time.After(10 * time.Second):
+			f.mu.Unlock()
+			t.Fatalf("limit %d: With waits for the Family's lock", limit)
+		}
+		f.mu.Unlock()
 	}
 }
 
