@@ -101,13 +101,15 @@ type shard struct {
 // [QuantileError]. The first call in a process on Linux on amd64 registers
 // it for membarrier(2), which can take a fraction of a millisecond.
 func NewHistogram() *Histogram {
-	return newHistogram(handover.ProcessBarrier())
+	return newHistogram(handover.ProcessBarrier(), max(runtime.GOMAXPROCS(0)*4, 8))
 }
 
-// newHistogram returns an empty Histogram whose Interval passes barrier b.
-func newHistogram(b handover.Barrier) *Histogram {
-	n, shift := 8, uint8(61)
-	for n < runtime.GOMAXPROCS(0)*4 && n < 1024 {
+// newHistogram returns an empty Histogram whose Interval passes barrier b,
+// with want shards rounded up to a power of two, at least 2 and at most
+// 1024.
+func newHistogram(b handover.Barrier, want int) *Histogram {
+	n, shift := 2, uint8(63)
+	for n < want && n < 1024 {
 		n, shift = n*2, shift-1
 	}
 	h := &Histogram{shards: make([]shard, n), shift: shift, c: handover.NewCollector(b)}

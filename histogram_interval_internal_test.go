@@ -58,7 +58,7 @@ func TestIntervalExactUnderEachBarrier(t *testing.T) {
 	}
 	for _, b := range handover.Barriers() {
 		t.Run(b.String(), func(t *testing.T) {
-			h := newHistogram(b)
+			h := newHistogram(b, max(runtime.GOMAXPROCS(0)*4, 8))
 			var finished [4]atomic.Int64
 			var writers sync.WaitGroup
 			for w := range 4 {

@@ -1,0 +1,342 @@
+package counter
+
+import (
+	"errors"
+	"hash/maphash"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tickstamp/counter/internal/handover"
+)
+
+// The refusals of [NewFamily] and [Family.Get]. Test for them with
+// [errors.Is]: each refusal wraps one in a message that names what was
+// refused.
+var (
+	// ErrLabels is wrapped by the refusal of a family's labels: NewFamily's
+	// label names where there are none, or one is empty or given twice, and
+	// Get's values where there are not as many as the family has labels.
+	ErrLabels = errors.New("counter: invalid labels")
+
+	// ErrLimit is wrapped by NewFamily's refusal of a negative limit on
+	// the number of a family's series.
+	ErrLimit = errors.New("counter: invalid series limit")
+)
+
+// defaultFamilyLimit is the limit of a Family made with limit 0: the
+// OpenTelemetry Go SDK's default cardinality limit.
+const defaultFamilyLimit = 2000
+
+// A Family is a set of [Histogram]s, its series, one for each set of label
+// values that a service measures by, such as (method, route, status):
+// [Family.With] returns the series of a set of values, made on its first
+// use, and [Family.Interval] reads every series, for an exporter.
+//
+// A Family holds at most limit series, the overflow series included, as the
+// OpenTelemetry Go SDK's cardinality limit does (its internal/aggregate
+// package, read at go.opentelemetry.io/otel/sdk/metric v1.47.0): the first
+// limit−1 sets of values each get a series of their own, and every set
+// after them shares one overflow series, made at its first use, whose
+// values are nil (the SDK's otel.metric.overflow=true). Unlike the SDK,
+// which forgets its sets at each delta collection, a Family keeps its series
+// for its life: a set that has a series keeps it, and past the limit a new
+// set never gets one.
+//
+// Each series is a Histogram with S locks, S being GOMAXPROCS as NewFamily
+// found it rounded up to a power of two, at least 2 and at most 1024 (up
+// to that cap, NewHistogram's have four times as many: a family spreads its
+// goroutines over its series, and a hot path that one series takes alone
+// may record into a [Recorder] per goroutine). A series' memory is S locks of about 340
+// bytes each, plus what [Histogram]'s doc says each Histogram holds: its
+// own Snapshot for closed Recorders and tally to copy into, and a tally for
+// each lock a goroutine has used and each Recorder, and as many spares at
+// most. The Family adds a copy of each set of values, a table of at most
+// max(8, 4·limit) pointers to find them, and one Snapshot for Interval.
+//
+// The zero Family is not usable: make one with NewFamily.
+type Family struct {
+	labels []string
+	// limit is the most series the Family holds, the overflow included.
+	limit int
+	// shards is the number of shards newHistogram is asked for.
+	shards int
+	seed   maphash.Seed
+
+	// table finds a member by its values without a lock: With loads it and
+	// probes its slots with atomic loads. An insert, under mu, stores a
+	// new member into an empty slot of the table (a reader sees the slot
+	// empty or the member whole, as the store publishes it) or, where more
+	// than half the slots would be full, publishes a table twice as large
+	// that holds every member. A reader that misses a member added
+	// meanwhile looks again under mu.
+	table atomic.Pointer[familyTable]
+	// full reports whether the Family has its limit−1 members. It is
+	// stored after the last member's insert, so a reader that loads it
+	// before the table finds every member in the table.
+	full atomic.Bool
+	// overflow is the overflow series, nil until its first use.
+	overflow atomic.Pointer[Histogram]
+
+	// mu is held to add a member or make the overflow series; it guards
+	// members, which are in the order they were made.
+	mu      sync.Mutex
+	members []*member
+
+	// interval is held by Interval throughout, so that calls take turns;
+	// it guards scratch and values, what Interval hands to visit.
+	interval sync.Mutex
+	scratch  *Snapshot
+	values   []string
+}
+
+// A member is a series of its own: its values, which the Family owns, and
+// their hash.
+type member struct {
+	hash   uint64
+	values []string
+	h      *Histogram
+}
+
+// A familyTable is an open-addressed hash table of members, probed
+// linearly; a power of two of slots, never more than half of them full, so
+// that a probe meets an empty slot.
+type familyTable struct {
+	slots []atomic.Pointer[member]
+}
+
+// NewFamily returns an empty Family whose series are keyed by the label
+// names labels, in that order: at least one, each non-empty and none given
+// twice, and otherwise unchecked (an exporter checks them against its own
+// rules). limit is the most series the Family holds, the overflow series
+// included; 0 means 2000, the OpenTelemetry Go SDK's default, and a
+// negative limit is refused. Refusals wrap [ErrLabels] or [ErrLimit].
+func NewFamily(labels []string, limit int) (*Family, error) {
+	if len(labels) == 0 {
+		return nil, &wrapError{msg: "counter: a family needs at least one label name", wrapped: ErrLabels}
+	}
+	for i, l := range labels {
+		if l == "" {
+			return nil, &wrapError{msg: "counter: label name " + strconv.Itoa(i+1) + " of " + quoteAll(labels) + " is empty", wrapped: ErrLabels}
+		}
+		if slices.Contains(labels[:i], l) {
+			return nil, &wrapError{msg: "counter: label name " + strconv.Quote(l) + " is given twice in " + quoteAll(labels), wrapped: ErrLabels}
+		}
+	}
+	switch {
+	case limit < 0:
+		return nil, &wrapError{msg: "counter: a family's limit of " + strconv.Itoa(limit) + " series is negative", wrapped: ErrLimit}
+	case limit == 0:
+		limit = defaultFamilyLimit
+	}
+	f := &Family{
+		labels: slices.Clone(labels),
+		limit:  limit,
+		shards: runtime.GOMAXPROCS(0),
+		seed:   maphash.MakeSeed(),
+	}
+	f.table.Store(&familyTable{slots: make([]atomic.Pointer[member], 8)})
+	f.full.Store(limit == 1)
+	return f, nil
+}
+
+// quoteAll returns the strings quoted and parted by commas, in brackets.
+func quoteAll(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// With returns the series of the label values, one for each of the
+// Family's labels in order, and makes it on the first call with them; from
+// any goroutine, and calls with the same values get the same Histogram.
+// Values are compared byte for byte, and the Family keeps a copy of each
+// new set. Past the limit, a set that has no series gets the overflow
+// series, and so do values not as many as the labels, which [Family.Get]
+// refuses instead (an overflow series made by them takes no set's place:
+// limit−1 sets still get their own). Once the series exists (the overflow series too), With
+// takes no lock and does not allocate.
+func (f *Family) With(values ...string) *Histogram {
+	// full is loaded before the table: see its doc.
+	full := f.full.Load()
+	t := f.table.Load()
+	if t == nil {
+		panic("counter: the zero Family has no labels: make one with NewFamily")
+	}
+	if len(values) == len(f.labels) {
+		hash := f.hash(values)
+		if m := t.find(hash, values); m != nil {
+			return m.h
+		}
+		if !full {
+			return f.add(hash, values)
+		}
+	}
+	return f.overflowSeries()
+}
+
+// Get returns the series of the label values as [Family.With] does, but
+// refuses values not as many as the Family's labels with an error that
+// wraps [ErrLabels]. Past the limit it returns the overflow series and no
+// error.
+func (f *Family) Get(values ...string) (*Histogram, error) {
+	if len(values) != len(f.labels) {
+		return nil, &wrapError{msg: "counter: " + strconv.Itoa(len(values)) + " label values " + quoteAll(values) + " for a family of " + strconv.Itoa(len(f.labels)) + " labels " + quoteAll(f.labels), wrapped: ErrLabels}
+	}
+	return f.With(values...), nil
+}
+
+// hash returns the hash of a set of values under the Family's seed: each
+// value's maphash, mixed in order, so that no string is built.
+func (f *Family) hash(values []string) uint64 {
+	h := uint64(len(values))
+	for _, v := range values {
+		h = (h ^ maphash.String(f.seed, v)) * 0x9e3779b97f4a7c15
+		h ^= h >> 32
+	}
+	return h
+}
+
+// find returns the member whose values are values, nil where none is.
+func (t *familyTable) find(hash uint64, values []string) *member {
+	mask := uint64(len(t.slots) - 1)
+	for i := hash & mask; ; i = (i + 1) & mask {
+		m := t.slots[i].Load()
+		if m == nil {
+			return nil
+		}
+		if m.hash == hash && slices.Equal(m.values, values) {
+			return m
+		}
+	}
+}
+
+// insert stores m into t's first empty slot from its hash on. t has one.
+func (t *familyTable) insert(m *member) {
+	mask := uint64(len(t.slots) - 1)
+	i := m.hash & mask
+	for t.slots[i].Load() != nil {
+		i = (i + 1) & mask
+	}
+	t.slots[i].Store(m)
+}
+
+// add returns the series of values that With did not find, made now as a
+// member or, where the Family has limit−1 members, the overflow series.
+func (f *Family) add(hash uint64, values []string) *Histogram {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := f.table.Load()
+	if m := t.find(hash, values); m != nil {
+		return m.h // added meanwhile
+	}
+	if len(f.members) >= f.limit-1 {
+		return f.overflowLocked()
+	}
+	m := &member{hash: hash, values: make([]string, len(values)), h: f.newSeries()}
+	for i, v := range values {
+		m.values[i] = strings.Clone(v)
+	}
+	f.members = append(f.members, m)
+	if 2*len(f.members) <= len(t.slots) {
+		t.insert(m)
+	} else {
+		bigger := &familyTable{slots: make([]atomic.Pointer[member], 2*len(t.slots))}
+		for _, m := range f.members {
+			bigger.insert(m)
+		}
+		f.table.Store(bigger)
+	}
+	if len(f.members) == f.limit-1 {
+		f.full.Store(true)
+	}
+	return m.h
+}
+
+// overflowSeries returns the overflow series, made on the first call.
+func (f *Family) overflowSeries() *Histogram {
+	if o := f.overflow.Load(); o != nil {
+		return o
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.overflowLocked()
+}
+
+// overflowLocked is overflowSeries with f.mu held.
+func (f *Family) overflowLocked() *Histogram {
+	o := f.overflow.Load()
+	if o == nil {
+		o = f.newSeries()
+		f.overflow.Store(o)
+	}
+	return o
+}
+
+// newSeries returns an empty Histogram with the Family's number of shards.
+func (f *Family) newSeries() *Histogram {
+	return newHistogram(handover.ProcessBarrier(), f.shards)
+}
+
+// Labels returns a copy of the Family's label names, in the order of the
+// values With takes.
+func (f *Family) Labels() []string { return slices.Clone(f.labels) }
+
+// Len returns how many series the Family holds, the overflow series
+// included once made: at most its limit.
+func (f *Family) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(f.members)
+	if f.overflow.Load() != nil {
+		n++
+	}
+	return n
+}
+
+// Interval takes the [Histogram.Interval] of every series, in the order
+// they were made and the overflow series last, into one Snapshot it
+// reuses, and calls visit with each: values are the series' label values,
+// in the order of [Family.Labels], and nil for the overflow series. s and
+// values are valid only during the call; copy what you keep (s with
+// [Snapshot.Merge]). Every series is visited, empty or not; a series made
+// while Interval runs is visited from the next call on. Calls to Interval
+// take turns, so visit must not call it. After its first call it
+// allocates only where a series' Histogram.Interval does.
+//
+// A series' Histogram, from With, may also be read with its own Interval,
+// but each span goes to exactly one Interval: the two readers would split
+// the spans, neither seeing them all. Read a Family's series through it
+// alone, or through their own Intervals alone.
+func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
+	f.interval.Lock()
+	defer f.interval.Unlock()
+	if f.scratch == nil {
+		f.scratch = new(Snapshot)
+	}
+	f.mu.Lock()
+	members, overflow := f.members, f.overflow.Load()
+	f.mu.Unlock()
+	f.intervalEach(members, overflow, visit)
+}
+
+// intervalEach takes each series' Interval into f.scratch in turn and
+// visits it: the members in order, then overflow where it is not nil. It
+// is the one place that reads the series, so that a reading of the whole
+// family behind one barrier can replace the loop. f.interval is held.
+func (f *Family) intervalEach(members []*member, overflow *Histogram, visit func(values []string, s *Snapshot)) {
+	for _, m := range members {
+		m.h.Interval(f.scratch)
+		f.values = append(f.values[:0], m.values...)
+		visit(f.values, f.scratch)
+	}
+	if overflow != nil {
+		overflow.Interval(f.scratch)
+		visit(nil, f.scratch)
+	}
+}
