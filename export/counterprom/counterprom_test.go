@@ -22,6 +22,7 @@ import (
 	"github.com/tickstamp/counter/export"
 	"github.com/tickstamp/counter/export/counterprom"
 	"github.com/tickstamp/counter/internal/spantest"
+	"pgregory.net/rapid"
 )
 
 const hz = 2_000_000_000 // 2 GHz: a tick is 0.5 ns
@@ -77,7 +78,7 @@ func (f *fixture) sync() {
 	f.want.Merge(&s)
 }
 
-func gather(t *testing.T, g prometheus.Gatherer, name string) *dto.MetricFamily {
+func gather(t rapid.TB, g prometheus.Gatherer, name string) *dto.MetricFamily {
 	t.Helper()
 	mfs, err := g.Gather()
 	if err != nil {
@@ -129,7 +130,7 @@ func checkClassic(t *testing.T, h *dto.Histogram, s *counter.Snapshot, r counter
 }
 
 // nativeCounts decodes a native histogram's positive buckets, by key.
-func nativeCounts(t *testing.T, h *dto.Histogram) map[int]int64 {
+func nativeCounts(t rapid.TB, h *dto.Histogram) map[int]int64 {
 	t.Helper()
 	out := map[int]int64{}
 	key, count, d := 0, int64(0), 0
@@ -409,6 +410,8 @@ func TestBadOptions(t *testing.T) {
 		{"NaN factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN()}, counterprom.ErrBadFactor},
 		{"+Inf factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.Inf(1)}, counterprom.ErrBadFactor},
 		{"-Inf factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.Inf(-1)}, counterprom.ErrBadFactor},
+		{"NaN factor with a maximum", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN(), NativeHistogramMaxBucketNumber: 10}, counterprom.ErrBadFactor},
+		{"NaN bound with a maximum", h, rate(t), counterprom.Opts{Name: "x", Buckets: []float64{math.NaN()}, NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 10}, counterprom.ErrBadBounds},
 		{"bad name", h, rate(t), counterprom.Opts{Name: "bad\xffname"}, nil},
 	} {
 		c := counterprom.New(tc.src, tc.rate, tc.opts)
