@@ -12,6 +12,7 @@ package bench_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -89,34 +90,43 @@ func gatherOne(b *testing.B, reg *prometheus.Registry) int {
 	return n
 }
 
+// BenchmarkExportPrometheus runs each side with its native buckets
+// unbounded, about 2,000 at schema 7, and with NativeHistogramMaxBucketNumber
+// 160 (suffix "max160"), which both meet at schema 3.
 func BenchmarkExportPrometheus(b *testing.B) {
-	{
-		h := counter.NewHistogram()
-		r := h.Recorder()
-		defer r.Close()
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(counterprom.New(h, gigahertz, counterprom.Opts{
-			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01,
-		}))
-		runExport(b, exportCase{
-			name:    "counterprom",
-			record:  r.Record,
-			collect: func(b *testing.B) { gatherOne(b, reg) },
-			buckets: func(b *testing.B) int { return gatherOne(b, reg) },
-		})
-	}
-	{
-		h := prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01,
-		})
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(h)
-		runExport(b, exportCase{
-			name:    "prometheus",
-			record:  func(d counter.Tickdelta) { h.Observe(export.Seconds(d, gigahertz)) },
-			collect: func(b *testing.B) { gatherOne(b, reg) },
-			buckets: func(b *testing.B) int { return gatherOne(b, reg) },
-		})
+	for _, most := range []uint32{0, 160} {
+		suffix := ""
+		if most > 0 {
+			suffix = fmt.Sprintf("_max%d", most)
+		}
+		{
+			h := counter.NewHistogram()
+			r := h.Recorder()
+			defer r.Close()
+			reg := prometheus.NewRegistry()
+			reg.MustRegister(counterprom.New(h, gigahertz, counterprom.Opts{
+				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
+			}))
+			runExport(b, exportCase{
+				name:    "counterprom" + suffix,
+				record:  r.Record,
+				collect: func(b *testing.B) { gatherOne(b, reg) },
+				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+			})
+		}
+		{
+			h := prometheus.NewHistogram(prometheus.HistogramOpts{
+				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
+			})
+			reg := prometheus.NewRegistry()
+			reg.MustRegister(h)
+			runExport(b, exportCase{
+				name:    "prometheus" + suffix,
+				record:  func(d counter.Tickdelta) { h.Observe(export.Seconds(d, gigahertz)) },
+				collect: func(b *testing.B) { gatherOne(b, reg) },
+				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+			})
+		}
 	}
 }
 

@@ -22,7 +22,10 @@
 // either side of it. In native buckets of schema s, a quantile read at any
 // point of the right bucket is within 2^(2^−s)−1 of the Snapshot's:
 // 2^(1/128)−1 at schema 7, under one part in a hundred, which a
-// NativeHistogramBucketFactor of 1.01 picks.
+// NativeHistogramBucketFactor of 1.01 picks. As the Snapshot's is within
+// [counter.QuantileError] of the exact order statistic, the bucket's is
+// within (1+QuantileError)·2^(2^−s)−1 of it. The schema is the factor's,
+// or a lower one that [Opts.NativeHistogramMaxBucketNumber] forces.
 //
 // # Who calls Interval
 //
@@ -75,10 +78,38 @@ type Opts struct {
 	// NativeHistogramBucketFactor asks for native buckets where it is above
 	// 1, as in prometheus.HistogramOpts: their schema is the coarsest, from
 	// −4 to 8, whose buckets grow by a factor of at most this one, and 8
-	// where none does: 1.1 picks schema 3, 1.01 schema 7. Every bucket that holds a span is exported;
+	// where none does: 1.1 picks schema 3, 1.01 schema 7. Every bucket that
+	// holds a span is exported, but for NativeHistogramMaxBucketNumber;
 	// spans of 0 ticks are in the zero bucket, whose threshold is
 	// [prometheus.DefNativeHistogramZeroThreshold].
 	NativeHistogramBucketFactor float64
+
+	// NativeHistogramMaxBucketNumber bounds the native buckets that hold
+	// spans, where it is above 0 and native buckets are asked for: each
+	// scrape exports them at the largest schema, from the factor's down to
+	// −4, at which at most this many hold spans, merging pairs of buckets
+	// as client_golang's Histogram does when it halves its resolution. The
+	// zero bucket is not one of them, and empty buckets the encoding puts
+	// between two that hold spans are not either, as in client_golang. A
+	// maximum below 5 may not be met: the spans of one Collector may fill
+	// 5 buckets even at schema −4, which it then exports. Where it is 0,
+	// the buckets are not bounded.
+	//
+	// Once lowered, the schema stays lowered for the life of the Collector,
+	// as it does for a client_golang Histogram that never resets: each
+	// scrape looks for the largest schema that fits from the previous
+	// scrape's down, not from the factor's. As the counts never fall, the
+	// schema changes only where the buckets outgrow it, and never rises.
+	// Each step down squares the factor 2^(2^−s) by which the buckets of
+	// schema s grow, and so widens the bound on a quantile's error that
+	// "What a scrape holds" states.
+	//
+	// There is no NativeHistogramMinResetDuration: a Collector's counts are
+	// those of every span since it was made, and it never resets them. Nor
+	// is there a NativeHistogramMaxZeroThreshold: the zero bucket holds
+	// exactly the spans of 0 ticks, and the shortest spans keep buckets of
+	// their own.
+	NativeHistogramMaxBucketNumber uint32
 }
 
 // Errors that New's Collector reports when it is registered.
@@ -104,11 +135,14 @@ type Collector struct {
 	labels                   []*dto.LabelPair
 	bounds                   []float64 // sorted, without +Inf
 	native                   bool
-	exp                      export.Exponential
+	exp                      export.Exponential // at the factor's schema
+	maxBuckets               int                // 0: no bound
 
 	mu      sync.Mutex // held by one Collect at a time
 	total   counter.Snapshot
 	scratch counter.Snapshot
+	schema  int32   // of the last scrape's native buckets; it never rises
+	counts  []count // the last scrape's native buckets, kept for their array
 }
 
 // New returns a Collector of the spans of src, a *counter.Histogram or an
@@ -163,6 +197,8 @@ func (c *Collector) configure(src export.Source, r counter.TickRate, opts Opts) 
 		if err != nil {
 			return err
 		}
+		c.schema = c.exp.Scale()
+		c.maxBuckets = int(opts.NativeHistogramMaxBucketNumber)
 	}
 	return nil
 }
@@ -219,7 +255,8 @@ func (c *Collector) collect() (h *histogram, negative, migrated uint64) {
 	return c.histogram(&c.total), c.total.Negative(), c.total.Migrated()
 }
 
-// histogram builds the exported histogram of s.
+// histogram builds the exported histogram of s, and lowers the Collector's
+// schema where NativeHistogramMaxBucketNumber asks.
 func (c *Collector) histogram(s *counter.Snapshot) *histogram {
 	h := &histogram{desc: c.hist, labels: c.labels}
 	m := &h.m
@@ -230,33 +267,39 @@ func (c *Collector) histogram(s *counter.Snapshot) *histogram {
 	// in[i] counts the spans above bounds[i-1] and at most bounds[i].
 	in := make([]uint64, len(c.bounds)+1)
 	var b native
+	counts := c.counts[:0] // at the factor's schema
 	for v, n := range export.Values(s) {
 		sec := export.Seconds(v, c.rate)
 		in[sort.SearchFloat64s(c.bounds, sec)] += n
-		if !c.native {
-			continue
-		}
-		if v == 0 {
+		switch {
+		case !c.native:
+		case v == 0:
 			b.zero += n
-		} else {
+		default:
+			counts = appendCount(counts, count{c.exp.Index(sec), n})
+		}
+	}
+	if c.native {
+		c.counts, c.schema = fit(counts, c.exp.Scale(), c.schema, c.maxBuckets)
+		for _, k := range c.counts {
 			// Prometheus's key is one above the bucket's index.
-			b.add(int(c.exp.Index(sec))+1, n)
+			b.add(int(k.index)+1, k.n)
 		}
 	}
 	// The buckets and their fields in four allocations, not three a bound.
 	m.Bucket = make([]*dto.Bucket, len(c.bounds))
 	buckets := make([]dto.Bucket, len(c.bounds))
-	counts := make([]uint64, len(c.bounds))
+	cums := make([]uint64, len(c.bounds))
 	ubs := slices.Clone(c.bounds)
 	var cum uint64
 	for i := range c.bounds {
 		cum += in[i]
-		counts[i] = cum
-		buckets[i].CumulativeCount, buckets[i].UpperBound = &counts[i], &ubs[i]
+		cums[i] = cum
+		buckets[i].CumulativeCount, buckets[i].UpperBound = &cums[i], &ubs[i]
 		m.Bucket[i] = &buckets[i]
 	}
 	if c.native {
-		m.Schema = proto.Int32(c.exp.Scale())
+		m.Schema = proto.Int32(c.schema)
 		m.ZeroThreshold = proto.Float64(prometheus.DefNativeHistogramZeroThreshold)
 		m.ZeroCount = proto.Uint64(b.zero)
 		m.PositiveSpan, m.PositiveDelta = b.spans, b.deltas
@@ -267,6 +310,55 @@ func (c *Collector) histogram(s *counter.Snapshot) *histogram {
 		}
 	}
 	return h
+}
+
+// A count is the spans of one native bucket, by the bucket's index at some
+// schema ([export.Exponential.Index]).
+type count struct {
+	index int32
+	n     uint64
+}
+
+// appendCount appends k to counts, ordered by index, where no count of its
+// index is there already, and otherwise adds its spans to that one's.
+func appendCount(counts []count, k count) []count {
+	if last := len(counts) - 1; last >= 0 && counts[last].index == k.index {
+		counts[last].n += k.n
+		return counts
+	}
+	return append(counts, k)
+}
+
+// fit returns the native buckets to export and their schema: counts, the
+// buckets of schema from in increasing order of index, merged into those of
+// the largest schema s ≤ at that has at most most of them, or of −4 where
+// none has; of at where most is 0. It reuses counts' array.
+//
+// Bucket i of schema s holds buckets 2i and 2i+1 of schema s+1, as
+// client_golang merges them when it halves its resolution: the same
+// bucket, in Prometheus's keys k = i+1, as its ⌈k/2⌉.
+func fit(counts []count, from, at int32, most int) ([]count, int32) {
+	counts = coarsen(counts, from-at)
+	for most > 0 && len(counts) > most && at > -4 {
+		counts = coarsen(counts, 1)
+		at--
+	}
+	return counts, at
+}
+
+// coarsen merges counts, in increasing order of index, into the buckets d
+// schemas below theirs: bucket i >> d takes bucket i. It reuses counts'
+// array.
+func coarsen(counts []count, d int32) []count {
+	if d == 0 {
+		return counts
+	}
+	out := counts[:0]
+	for _, k := range counts {
+		k.index >>= d
+		out = appendCount(out, k)
+	}
+	return out
 }
 
 // native encodes native buckets as Prometheus does: spans of consecutive

@@ -22,6 +22,7 @@ import (
 	"github.com/tickstamp/counter/export"
 	"github.com/tickstamp/counter/export/counterprom"
 	"github.com/tickstamp/counter/internal/spantest"
+	"pgregory.net/rapid"
 )
 
 const hz = 2_000_000_000 // 2 GHz: a tick is 0.5 ns
@@ -77,7 +78,7 @@ func (f *fixture) sync() {
 	f.want.Merge(&s)
 }
 
-func gather(t *testing.T, g prometheus.Gatherer, name string) *dto.MetricFamily {
+func gather(t rapid.TB, g prometheus.Gatherer, name string) *dto.MetricFamily {
 	t.Helper()
 	mfs, err := g.Gather()
 	if err != nil {
@@ -129,7 +130,7 @@ func checkClassic(t *testing.T, h *dto.Histogram, s *counter.Snapshot, r counter
 }
 
 // nativeCounts decodes a native histogram's positive buckets, by key.
-func nativeCounts(t *testing.T, h *dto.Histogram) map[int]int64 {
+func nativeCounts(t rapid.TB, h *dto.Histogram) map[int]int64 {
 	t.Helper()
 	out := map[int]int64{}
 	key, count, d := 0, int64(0), 0
@@ -409,6 +410,8 @@ func TestBadOptions(t *testing.T) {
 		{"NaN factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN()}, counterprom.ErrBadFactor},
 		{"+Inf factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.Inf(1)}, counterprom.ErrBadFactor},
 		{"-Inf factor", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.Inf(-1)}, counterprom.ErrBadFactor},
+		{"NaN factor with a maximum", h, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN(), NativeHistogramMaxBucketNumber: 10}, counterprom.ErrBadFactor},
+		{"NaN bound with a maximum", h, rate(t), counterprom.Opts{Name: "x", Buckets: []float64{math.NaN()}, NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 10}, counterprom.ErrBadBounds},
 		{"bad name", h, rate(t), counterprom.Opts{Name: "bad\xffname"}, nil},
 	} {
 		c := counterprom.New(tc.src, tc.rate, tc.opts)
@@ -517,44 +520,12 @@ func TestScrapeOverHTTP(t *testing.T) {
 	f, tap := newFixture()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(counterprom.New(tap, rate(t), counterprom.Opts{Name: "req_seconds", Buckets: bounds, NativeHistogramBucketFactor: 1.01}))
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	defer srv.Close()
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
-		t.Fatalf("the server is at %s", srv.URL)
-	}
+	url := serve(t, reg)
 	f.record(spread(7, 100_000))
 	f.sync()
 
 	for _, format := range []expfmt.Format{expfmt.NewFormat(expfmt.TypeTextPlain), expfmt.NewFormat(expfmt.TypeProtoDelim)} {
-		req, err := http.NewRequest("GET", srv.URL, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Accept", string(format))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := expfmt.ResponseFormat(resp.Header)
-		if got.FormatType() != format.FormatType() {
-			t.Fatalf("asked for %s, got %s", format, got)
-		}
-		families := map[string]*dto.MetricFamily{}
-		dec := expfmt.NewDecoder(strings.NewReader(string(body)), got)
-		for {
-			var mf dto.MetricFamily
-			if err := dec.Decode(&mf); err == io.EOF {
-				break
-			} else if err != nil {
-				t.Fatalf("%s: %v", format, err)
-			}
-			families[mf.GetName()] = &mf
-		}
+		families := scrape(t, url, format)
 		mf := families["req_seconds"]
 		if mf == nil {
 			t.Fatalf("%s: no req_seconds in %d families", format, len(families))
@@ -568,6 +539,54 @@ func TestScrapeOverHTTP(t *testing.T) {
 			t.Errorf("%s: the counters are missing", format)
 		}
 	}
+}
+
+// serve serves reg with promhttp on 127.0.0.1 until the test ends, and
+// returns its URL.
+func serve(t *testing.T, reg prometheus.Gatherer) string {
+	t.Helper()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	t.Cleanup(srv.Close)
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
+		t.Fatalf("the server is at %s", srv.URL)
+	}
+	return srv.URL
+}
+
+// scrape gets the metrics at url over HTTP, asking for the format, and
+// decodes them by family name.
+func scrape(t *testing.T, url string, format expfmt.Format) map[string]*dto.MetricFamily {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", string(format))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := expfmt.ResponseFormat(resp.Header)
+	if got.FormatType() != format.FormatType() {
+		t.Fatalf("asked for %s, got %s", format, got)
+	}
+	families := map[string]*dto.MetricFamily{}
+	dec := expfmt.NewDecoder(strings.NewReader(string(body)), got)
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		families[mf.GetName()] = &mf
+	}
+	return families
 }
 
 // TestBadSourceBesideAHealthyGauge registers each source that cannot be
