@@ -50,11 +50,11 @@ const defaultFamilyLimit = 2000
 // found it rounded up to a power of two, at least 2 and at most 1024 (up
 // to that cap, NewHistogram's have four times as many: a family spreads its
 // goroutines over its series, and a hot path that one series takes alone
-// may record into a [Recorder] per goroutine). A series' memory is S locks of about 340
-// bytes each, plus what [Histogram]'s doc says each Histogram holds: its
-// own Snapshot for closed Recorders and tally to copy into, and a tally for
-// each lock a goroutine has used and each Recorder, and as many spares at
-// most. The Family adds a copy of each set of values, a table of at most
+// may record into a [Recorder] per goroutine). A series' memory is S
+// locks of about 350 bytes each, plus what [Histogram]'s doc says each
+// Histogram holds for what was recorded: a tally for each lock a goroutine
+// has used and each Recorder, of a size that follows the range of its
+// spans, and as many spares at most. The Family adds a copy of each set of values, a table of at most
 // max(8, 4·limit) pointers to find them, and one Snapshot for Interval.
 //
 // The zero Family is not usable: make one with NewFamily.
