@@ -58,9 +58,12 @@ import (
 // (its state, the bare tally, and one tally of its last window, its own or
 // a spare; 4.5 and not 4 as Go allocates in size classes, up to an eighth
 // larger than asked): under 10 KB for three decades, and 400 bytes (its
-// state alone) before its first span. A lock costs the same once used, and
+// state alone) before it takes a tally. It takes one at its 65th span: its
+// first 64 go to one of the Histogram's locks, as [Histogram.Record]'s do,
+// so that a Recorder a request, which records a few spans and is dropped,
+// takes no tally, no place on the Histogram's list and no cleanup. A lock costs the same once used, and
 // a Histogram's locks, used or not, 4·GOMAXPROCS of them rounded up to a
-// power of two (at least 8, at most 1,024), take 352 bytes each. The
+// power of two (at least 8, at most 1,024), take 360 bytes each. The
 // Intervals' [Snapshot] is the caller's ([Snapshot] gives its memory), and
 // the Histogram keeps one more for what closed Recorders leave between two
 // Intervals, and one tally that Interval copies into.
@@ -116,7 +119,21 @@ func newHistogram(b handover.Barrier, want int) *Histogram {
 	for i := range h.shards {
 		h.c.List(&h.shards[i].w)
 	}
+	h.c.Spill(h.spill)
 	return h
+}
+
+// spill counts a new Recorder's first records (handover.SpillSpans of
+// them) in a shard, as Record does, so that a Recorder that records a few
+// spans and is dropped takes no tally.
+func (h *Histogram) spill(d int64, k handover.Kind) {
+	s := h.lock()
+	if k == handover.KindSpan {
+		s.w.Record(d)
+	} else {
+		s.w.RecordKind(d, k)
+	}
+	s.mu.Unlock()
 }
 
 // Record counts the span d, from any goroutine; a negative d is counted
@@ -198,12 +215,17 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // Interval may be called from any goroutine, and calls to it take turns. It
 // does not allocate once the Histogram has a spare tally for each writer.
 func (h *Histogram) Interval(dst *Snapshot) {
-	// The shards' owners are forgotten, so that the goroutines recording
-	// now claim them afresh: one that has ended holds none for long.
+	h.forgetOwners()
+	h.c.Interval(&dst.d)
+}
+
+// forgetOwners forgets the shards' owners, at each Interval, so that the
+// goroutines recording now claim them afresh: one that has ended holds
+// none for long.
+func (h *Histogram) forgetOwners() {
 	for i := range h.shards {
 		if s := &h.shards[i]; s.owner.Load() != 0 {
 			s.owner.Store(0)
 		}
 	}
-	h.c.Interval(&dst.d)
 }

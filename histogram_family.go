@@ -51,7 +51,7 @@ const defaultFamilyLimit = 2000
 // to that cap, NewHistogram's have four times as many: a family spreads its
 // goroutines over its series, and a hot path that one series takes alone
 // may record into a [Recorder] per goroutine). A series' memory is S
-// locks of about 350 bytes each, plus what [Histogram]'s doc says each
+// locks of about 360 bytes each, plus what [Histogram]'s doc says each
 // Histogram holds for what was recorded: a tally for each lock a goroutine
 // has used and each Recorder, of a size that follows the range of its
 // spans, and as many spares at most. The Family adds a copy of each set of values, a table of at most
@@ -87,10 +87,12 @@ type Family struct {
 	members []*member
 
 	// interval is held by Interval throughout, so that calls take turns;
-	// it guards scratch and values, what Interval hands to visit.
-	interval sync.Mutex
-	scratch  *Snapshot
-	values   []string
+	// it guards scratch and values, what Interval hands to visit, and
+	// collectors, the series' collectors it reads.
+	interval   sync.Mutex
+	scratch    *Snapshot
+	values     []string
+	collectors []*handover.Collector
 }
 
 // A member is a series of its own: its values, which the Family owns, and
@@ -305,8 +307,11 @@ func (f *Family) Len() int {
 // in the order of [Family.Labels], and nil for the overflow series. s and
 // values are valid only during the call; copy what you keep (s with
 // [Snapshot.Merge]). Every series is visited, empty or not; a series made
-// while Interval runs is visited from the next call on. Calls to Interval
-// take turns, so visit must not call it. After its first call it
+// while Interval runs is visited from the next call on. The Intervals of
+// all the series pass one barrier (see [Histogram.Interval]), not one
+// each; each series' Interval is held from before that barrier until its
+// visit, so visit must not call the Interval of the Family or of any of
+// its series (calls to Interval take turns). After its first call it
 // allocates only where a series' Histogram.Interval does.
 //
 // A series' Histogram, from With, may also be read with its own Interval,
@@ -326,17 +331,26 @@ func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
 }
 
 // intervalEach takes each series' Interval into f.scratch in turn and
-// visits it: the members in order, then overflow where it is not nil. It
-// is the one place that reads the series, so that a reading of the whole
-// family behind one barrier can replace the loop. f.interval is held.
+// visits it: the members in order, then overflow where it is not nil. The
+// Intervals pass one barrier for the whole family (handover.Intervals),
+// not one a series. f.interval is held.
 func (f *Family) intervalEach(members []*member, overflow *Histogram, visit func(values []string, s *Snapshot)) {
+	f.collectors = f.collectors[:0]
 	for _, m := range members {
-		m.h.Interval(f.scratch)
-		f.values = append(f.values[:0], m.values...)
-		visit(f.values, f.scratch)
+		m.h.forgetOwners()
+		f.collectors = append(f.collectors, m.h.c)
 	}
 	if overflow != nil {
-		overflow.Interval(f.scratch)
-		visit(nil, f.scratch)
+		overflow.forgetOwners()
+		f.collectors = append(f.collectors, overflow.c)
 	}
+	handover.Intervals(f.collectors, &f.scratch.d, func(i int) {
+		if i < len(members) {
+			f.values = append(f.values[:0], members[i].values...)
+			visit(f.values, f.scratch)
+		} else {
+			visit(nil, f.scratch)
+		}
+	})
+	clear(f.collectors)
 }

@@ -10,9 +10,13 @@ import (
 // with plain loads and stores: no atomic read-modify-write, no lock, no
 // fence and no allocation where the span fits its tally. (That is on amd64;
 // on arm64 its stores are store-releases, and elsewhere and in race builds
-// Go's atomic stores.) A negative or migrated span, a span of an unknown
-// CPU, a span whose bucket is full and the first span after Close take a
-// slower path, which locks the Histogram's list briefly and, for a full
+// Go's atomic stores.) A Recorder's first 64 spans take one of the
+// Histogram's locks, as [Histogram.Record] does, before it takes a tally of
+// its own: a Recorder made for a request and dropped after a few spans
+// costs its 400 bytes of state and no more. A negative or migrated span, a
+// span of an unknown CPU, a span outside the tally's window or whose bucket
+// is full, and the first span after Close take a slower path, which locks
+// the Histogram's list briefly and, for a span outside the window, a full
 // bucket or after Close, takes a spare tally or allocates one.
 // [Histogram.Interval] takes what it has recorded without its help, whatever
 // its goroutine is doing, so a goroutine may record and then block, sleep or
@@ -34,11 +38,14 @@ type Recorder struct {
 
 // Recorder returns a new Recorder that counts into h. It allocates the
 // Recorder's state alone, about 400 bytes; the Recorder takes a tally, a
-// spare one h already has or a new one, at its first span.
+// spare one h already has or a new one, at its 65th span.
 func (h *Histogram) Recorder() *Recorder {
 	w := h.c.NewWriter()
 	r := &Recorder{w}
-	runtime.AddCleanup(r, (*handover.Writer).Close, w)
+	// A Recorder that is dropped before it takes a tally (its first
+	// handover.SpillSpans spans go to a lock of h's) needs no cleanup: its
+	// writer is on no list. One is registered when it takes one.
+	w.OnAttach(func() { runtime.AddCleanup(r, (*handover.Writer).Close, w) })
 	return r
 }
 

@@ -29,8 +29,14 @@ func registerMembarrier() bool {
 // CPU that runs one of the process's threads, and no other. The kernel
 // promises success once registered, but a seccomp filter installed since
 // may refuse the call: then it returns the error.
+//
+// It is a raw system call, which keeps the calling goroutine's P: the call
+// waits for the other CPUs' interrupts and never sleeps, and a goroutine
+// that gave its P up for it (as syscall.Syscall lets the runtime do past
+// 20 µs) would wait, on return, for a P that writers recording flat out
+// hold for a scheduling quantum, 10 ms.
 func membarrier() error {
-	_, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0)
+	_, _, errno := unix.RawSyscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0)
 	if errno != 0 {
 		return errno
 	}

@@ -15,8 +15,11 @@ type Collector struct {
 	// flight.
 	interval sync.Mutex
 	barrier  Barrier
+	// spill takes a new writer's first records (Spill).
+	spill func(d int64, k Kind)
 	// pending holds the records of the writers retired since the last
-	// Interval.
+	// Interval, and those an Interval's first half found before it took
+	// any tally.
 	pending Dist
 	// heldIn counts the writers whose flight holds a tally its record,
 	// in a Dist already, may still write: they count against the spares
@@ -38,8 +41,10 @@ type Collector struct {
 	// taken in hand, each with its last tally in last.
 	closing []*Writer
 	// spare are empty tallies for writers to install, and bare their
-	// headers without counts, for Interval to install.
+	// headers without counts, for Interval to install; busy is how many
+	// tallies the last Interval took, which sets how many it keeps.
 	spare, bare []*Tally
+	busy        int
 }
 
 // A taken tally is one Interval swapped out of w.
@@ -52,6 +57,17 @@ type taken struct {
 // barrier b.
 func NewCollector(b Barrier) *Collector { return &Collector{barrier: b} }
 
+// SpillSpans is how many records of a writer made by NewWriter go to the
+// Collector's spill, where it has one, before the writer takes a tally.
+const SpillSpans = 64
+
+// Spill makes f take the first SpillSpans records of each writer made by
+// NewWriter (after any Close too), so that a writer that records a few
+// spans and is dropped, as one a request is, never takes a tally nor a
+// place among c's writers: f counts them in a writer of its own, such as a
+// Histogram's locked shard. It must be called before any writer records.
+func (c *Collector) Spill(f func(d int64, k Kind)) { c.spill = f }
+
 // Barrier returns the barrier the next Interval passes.
 func (c *Collector) Barrier() Barrier {
 	c.interval.Lock()
@@ -62,7 +78,7 @@ func (c *Collector) Barrier() Barrier {
 // List makes w one of c's writers for good, with no tally until its first
 // record: a writer that lives as long as c, as a Histogram's shard does.
 func (c *Collector) List(w *Writer) {
-	w.c = c
+	w.c, w.pinned = c, true
 	w.cur.Store(closed)
 	c.mu.Lock()
 	w.listed, w.index = true, len(c.writers)
@@ -78,6 +94,12 @@ func (c *Collector) NewWriter() *Writer {
 	w.cur.Store(closed)
 	return w
 }
+
+// OnAttach makes w call f, once, before it first takes a tally and a place
+// among its Collector's writers: where a writer must be given up when it
+// becomes unreachable, as a Recorder's is, the cleanup need be registered
+// only then. It must be called before w records.
+func (w *Writer) OnAttach(f func()) { w.onAttach = f }
 
 // Listed returns how many writers c collects.
 func (c *Collector) Listed() int {
@@ -154,20 +176,15 @@ func (c *Collector) bareTally(from, to uint64) *Tally {
 }
 
 // putSpare empties t and keeps it for spareTally, or bareTally where it
-// has no counts, unless c already keeps one of its kind for each of its
-// writers, counting the tallies that flights hold for records already in
-// a Dist as spares: so that c keeps at most one tally with counts a
-// writer beside the writers' own.
+// has no counts, unless c already keeps as many of its kind as spares
+// says.
 func (c *Collector) putSpare(t *Tally) {
 	list := &c.spare
 	if cap(t.counts) == 0 {
 		list = &c.bare
 	}
 	c.mu.Lock()
-	keep := len(*list) < len(c.writers)
-	if list == &c.spare {
-		keep = len(*list)+int(c.heldIn.Load()) < len(c.writers)
-	}
+	keep := len(*list) < c.spares()
 	c.mu.Unlock()
 	if !keep {
 		return
@@ -183,18 +200,49 @@ func (c *Collector) putSpare(t *Tally) {
 // whole, without the writers' help. It allocates nothing once c has a spare
 // tally for each writer.
 func (c *Collector) Interval(dst *Dist) {
-	c.interval.Lock()
-	dst.Reset()
-	if !c.pending.Empty() {
-		dst.Merge(&c.pending)
-		c.pending.Reset()
+	if c.begin() {
+		c.barrier.pass()
 	}
-	c.retireClosed(dst)
+	c.end(dst)
+}
+
+// Intervals fills dst with the Interval of each of cs in turn, calling
+// each(i) once dst holds the Interval of cs[i]: as many Intervals, behind
+// one barrier for all (one of each kind, where they differ). Each
+// Collector's Interval is held from its first step to its last, so that cs
+// must be told apart and, where two callers share Collectors, in the same
+// order.
+func Intervals(cs []*Collector, dst *Dist, each func(i int)) {
+	var took [StopTheWorld + 1]*Barrier // one of each kind
+	for _, c := range cs {
+		if c.begin() && took[c.barrier] == nil {
+			took[c.barrier] = &c.barrier
+		}
+	}
+	for _, b := range took {
+		if b != nil {
+			b.pass()
+		}
+	}
+	for i, c := range cs {
+		c.end(dst)
+		each(i)
+	}
+}
+
+// begin is an Interval's first half: it takes c's Interval in hand, retires
+// the writers closed and looks again at the records in flight (both to
+// c.pending), and swaps out the tally of each writer that has recorded
+// since. It reports whether it took any, which the barrier must then
+// follow before end.
+func (c *Collector) begin() bool {
+	c.interval.Lock()
+	c.retireClosed(&c.pending)
 	c.mu.Lock()
 	c.scan = append(c.scan[:0], c.writers...)
 	c.mu.Unlock()
 	for _, w := range c.scan {
-		c.look(w, dst)
+		c.look(w, &c.pending)
 		s := atomic.LoadUint64(&w.seq)
 		if w.flight.fresh(s) {
 			continue
@@ -204,12 +252,21 @@ func (c *Collector) Interval(dst *Dist) {
 			c.taken = append(c.taken, taken{w, old})
 		}
 	}
-	if len(c.taken) > 0 {
-		c.barrier.pass()
+	return len(c.taken) > 0
+}
+
+// end is an Interval's second half, after the barrier: it fills dst with
+// what begin set aside and the tallies it took, and lets c's Interval go.
+func (c *Collector) end(dst *Dist) {
+	dst.Reset()
+	if !c.pending.Empty() {
+		dst.Merge(&c.pending)
+		c.pending.Reset()
 	}
 	for _, tk := range c.taken {
 		c.collect(tk.w, tk.old, dst)
 	}
+	busy := len(c.taken)
 	clear(c.taken)
 	clear(c.scan)
 	c.taken = shrunk(c.taken[:0], len(c.scan))
@@ -217,7 +274,7 @@ func (c *Collector) Interval(dst *Dist) {
 	// The writers closed meanwhile, whose Close found this Interval
 	// running, are retired now, to the next Interval.
 	c.retireClosed(&c.pending)
-	c.trimSpares()
+	c.trimSpares(busy)
 	c.interval.Unlock()
 }
 
@@ -343,16 +400,35 @@ func (c *Collector) collectPrev(old *Tally, dst *Dist) {
 	old.prev = nil
 }
 
-// trimSpares lets go of the spare tallies with counts past one a writer,
-// counting the tallies flights hold for records in a Dist already, as
-// putSpare does: the ones an Interval took came back before the flights it
-// made held theirs.
-func (c *Collector) trimSpares() {
+// minSpares is how many spare tallies of each kind a Collector keeps at
+// least, where it has as many writers.
+const minSpares = 8
+
+// spares returns how many spare tallies of each kind c keeps: one for each
+// writer whose tally the last Interval took (at least minSpares), as many
+// as the writers that record between two Intervals need, less the tallies
+// that flights hold for records already in a Dist, which are let go or
+// come back as spares; and never more than c has writers. So c keeps at
+// most one tally a writer beside the writers' own, and, where writers come
+// and go faster than Intervals, a few, not one for each writer listed.
+// c.mu is held.
+func (c *Collector) spares() int {
+	n := max(c.busy, minSpares) - int(c.heldIn.Load())
+	return max(min(n, len(c.writers)), 0)
+}
+
+// trimSpares sets busy, the tallies the Interval took, and lets go of the
+// spares past what spares then says: the ones an Interval took came back
+// before the flights it made held theirs.
+func (c *Collector) trimSpares(busy int) {
 	c.mu.Lock()
-	n := max(len(c.writers)-int(c.heldIn.Load()), 0)
-	if n < len(c.spare) {
-		clear(c.spare[n:])
-		c.spare = shrunk(c.spare[:n], n)
+	c.busy = busy
+	n := c.spares()
+	for _, list := range [...]*[]*Tally{&c.spare, &c.bare} {
+		if n < len(*list) {
+			clear((*list)[n:])
+			*list = shrunk((*list)[:n], n)
+		}
 	}
 	c.mu.Unlock()
 }
@@ -401,8 +477,9 @@ func (c *Collector) retireClosed(dst *Dist) {
 		c.writers[w.index], c.writers[last].index = c.writers[last], w.index
 		c.writers[last] = nil
 		c.writers = shrunk(c.writers[:last], last)
+		n := c.spares()
 		for _, list := range [...]*[]*Tally{&c.spare, &c.bare} {
-			if n := min(len(*list), len(c.writers)); n < len(*list) {
+			if n < len(*list) {
 				clear((*list)[n:])
 				*list = shrunk((*list)[:n], n)
 			}

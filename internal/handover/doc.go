@@ -96,6 +96,21 @@
 // to the swapped one's: TestWidenedBetweenSwapAndJournal.) So every record
 // is in exactly one Interval, and Interval never waits for a writer.
 //
+// # Memory
+//
+// A tally counts a window of buckets (Tally), so a writer holds what its
+// spans cover, and a Dist likewise. The reader installs a bare tally in
+// place of the one it takes, which the writer's next span fills (slow puts
+// a tally of the window the bare one stands for in front of it), and lets
+// go the tally an idle writer's last record may still write after two
+// Intervals (flight.idled). A writer made by NewWriter gives its first
+// SpillSpans records to the Collector's spill, where it has one (a
+// Histogram's locked shards), so that a writer that records a few spans
+// and is dropped takes no tally and no place on the list. Close never
+// waits: it swaps the writer's tally out and queues the writer, and the
+// Interval that holds c.interval, or the Close that takes it, retires it.
+// Intervals takes the Intervals of several Collectors behind one barrier.
+//
 // # The barrier
 //
 // Where the writers' stores are atomic the barrier is none. On amd64 it is

@@ -352,3 +352,48 @@ func TestWidenedBetweenSwapAndJournal(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalsPassOneBarrier: Intervals of several Collectors whose
+// writers all recorded pass one barrier for all, after every swap and
+// before every journal read, and each Collector's Interval holds exactly
+// its own writer's records.
+func TestIntervalsPassOneBarrier(t *testing.T) {
+	cs := make([]*Collector, 5)
+	for i := range cs {
+		cs[i] = NewCollector(NoBarrier)
+		w := cs[i].NewWriter()
+		for d := range int64(i + 1) {
+			w.Record(1000 * d)
+		}
+	}
+	var events []Event
+	OnTrace = func(e Event) { events = append(events, e) }
+	defer func() { OnTrace = nil }()
+	var dst Dist
+	var counts []uint64
+	Intervals(cs, &dst, func(i int) { counts = append(counts, dst.Count()) })
+	barriers, lastSwap, firstJournal := 0, -1, len(events)
+	for k, e := range events {
+		switch e {
+		case EventBarrier:
+			barriers++
+		case EventSwap:
+			lastSwap = k
+		case EventJournal:
+			firstJournal = min(firstJournal, k)
+		}
+	}
+	if barriers != 1 {
+		t.Fatalf("%d barriers for %d Collectors; want 1", barriers, len(cs))
+	}
+	for k, e := range events {
+		if e == EventBarrier && (k < lastSwap || k > firstJournal) {
+			t.Fatalf("the barrier is event %d; want it after the last swap (%d) and before the first journal (%d)", k, lastSwap, firstJournal)
+		}
+	}
+	for i, n := range counts {
+		if n != uint64(i+1) {
+			t.Fatalf("Collector %d's Interval holds %d records; want %d", i, n, i+1)
+		}
+	}
+}

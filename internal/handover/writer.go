@@ -20,8 +20,16 @@ type Writer struct {
 	jUnknown uint64
 	jmark    uint64
 	cur      atomic.Pointer[Tally]
-	c        *Collector
 	_        [64]byte
+
+	// The slow path's: c, and early, the records the writer gave to c's
+	// spill; pinned says it is one of c's writers for good (List), which
+	// spills nothing; onAttach is called, once, before the writer first
+	// attaches itself.
+	c        *Collector
+	onAttach func()
+	early    uint32
+	pinned   bool
 
 	// What follows is the reader's, under c.interval; listed and index,
 	// the writer's place in c.writers, and closing and last, its Close
@@ -87,8 +95,9 @@ func (w *Writer) RecordKind(d int64, k Kind) { w.slow(d, k) }
 // slow counts what Record cannot: a negative span, a record of another
 // kind, or one that does not fit the tally (its bucket is outside the
 // window or full, or its sum carries), which it puts a fresh tally in
-// front of, with a window wide enough; a closed writer attaches itself
-// first.
+// front of, with a window wide enough; a closed writer (a new one too)
+// gives its first SpillSpans records to the Collector's spill, if any,
+// and then attaches itself.
 func (w *Writer) slow(d int64, k Kind) {
 	if d < 0 && k != KindMigrated {
 		k = KindNegative
@@ -99,6 +108,15 @@ func (w *Writer) slow(d int64, k Kind) {
 		case full == nil:
 			return
 		case full == closed:
+			if !w.pinned && w.early < SpillSpans && w.c.spill != nil {
+				w.early++
+				w.c.spill(d, k)
+				return
+			}
+			if f := w.onAttach; f != nil {
+				w.onAttach = nil
+				f()
+			}
 			w.c.attach(w, k, d)
 		default:
 			from, to := full.window()
