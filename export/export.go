@@ -79,7 +79,7 @@ func Values(s *counter.Snapshot) iter.Seq2[counter.Tickdelta, uint64] {
 
 // BucketValues returns the values at which [Values] counts the spans of b,
 // a bucket of a snapshot whose smallest span is least and largest is most,
-// from the least: all b.Count of them at b's middle where b holds neither
+// from the least: all b.Count of them at [Middle](b) where b holds neither
 // least nor most (b.Min > least and b.Max < most), and otherwise least and
 // most once each where b holds them and the rest at the middle moved into
 // [least, most]. It serves an exporter that keeps counts of its own across
@@ -90,6 +90,13 @@ func BucketValues(b counter.Bucket, least, most counter.Tickdelta) iter.Seq2[cou
 		bucketValues(b, least, most, yield)
 	}
 }
+
+// Middle returns the value at which [Values] counts every span of b where
+// b holds neither the snapshot's smallest span nor its largest: its middle,
+// b.Min+(b.Max−b.Min+1)/2, rounded up to a tick where b's width is even.
+// It is [BucketValues] of such a bucket without an iterator, for an exporter
+// that counts many.
+func Middle(b counter.Bucket) counter.Tickdelta { return b.Min + (b.Max-b.Min+1)/2 }
 
 // bucketValues calls yield with each of BucketValues(b, least, most) and
 // reports whether yield asked for more.
@@ -106,7 +113,7 @@ func bucketValues(b counter.Bucket, least, most counter.Tickdelta, yield func(co
 	if last && n > 0 {
 		n--
 	}
-	if n > 0 && !yield(min(max(b.Min+(b.Max-b.Min+1)/2, least), most), n) {
+	if n > 0 && !yield(min(max(Middle(b), least), most), n) {
 		return false
 	}
 	if last && (!first || b.Count > 1) && !yield(most, 1) {

@@ -101,6 +101,9 @@ func TestBucketValues(t *testing.T) {
 						continue
 					}
 					mid := b.Min + (b.Max-b.Min+1)/2
+					if got := export.Middle(b); got != mid {
+						t.Fatalf("Middle(%+v) = %d, want %d", b, got, mid)
+					}
 					for _, ends := range [][2]counter.Tickdelta{{s.Min(), s.Max()}, {b.Min - 1, b.Max + 1}, {0, math.MaxInt64}} {
 						var vs []value
 						for v, n := range export.BucketValues(b, ends[0], ends[1]) {
