@@ -33,16 +33,18 @@
 // This is the SDK's rule: bucket i at scale s is bucket i>>1 at scale s−1,
 // and the SDK lowers the scale of a histogram by as little as lets its
 // buckets fit. So the SDK's exponential histogram with the same maximum
-// size and scale, fed the same values, has the same Scale and buckets.
+// size and scale, fed the same values, has the same Scale and buckets, but
+// where a value is within a rounding error of a bucket's bound, which the
+// SDK finds with a logarithm and this package with a table.
 //
 // Read each point's scale from its Scale field (scale in OTLP): points of
 // one metric may differ, and a point's scale changes from one Produce to
 // the next as the spread of its spans does, those since the previous
 // Produce for a delta point and all of them for a cumulative one. A point
-// without a positive span has the maximum scale. At scale
-// s, 2^s buckets cover each doubling: the 160 buckets of the default
-// cover 1.25 doublings at scale 7, a narrow peak, and 10 at scale 4, as
-// from a microsecond to a millisecond.
+// without a positive span has the maximum scale. At scale s, 2^s buckets
+// cover each doubling: the 160 buckets of the default cover 1.25 doublings
+// at scale 7, a narrow peak, and 10 at scale 4, as from a microsecond to a
+// millisecond.
 //
 // The default maximum scale is 7, not the SDK's 20, because a Snapshot's
 // buckets are 128 a doubling, scale 7's, and Values counts all the spans
