@@ -126,7 +126,7 @@ func BenchmarkRecord(b *testing.B) {
 	b.Run("otel=exponential", func(b *testing.B) {
 		// The OpenTelemetry SDK's own histogram, aggregated at scale 7 as
 		// counterotel exports: a Record finds the bucket under a lock.
-		h := otelHistogram(b, metric.NewManualReader())
+		h := otelHistogram(b, metric.NewManualReader(), 2048, 7)
 		ctx := context.Background()
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {

@@ -4,7 +4,9 @@ package bench_test
 // counter's exporters (counterprom's Collector, counterotel's Producer)
 // against Prometheus's native Histogram gathered by a Registry and
 // OpenTelemetry's exponential histogram collected by a ManualReader, every
-// one holding spans spread over about 2,000 buckets. Between two
+// one holding spans spread over about 2,000 buckets of scale 7 (the
+// OpenTelemetry ones twice: with the SDK's 160 buckets, which takes them to
+// scale 3, and with room for all of them). Between two
 // collections, with the timer stopped, 128 new spans of the same spread are recorded, so
 // that each collection has new spans to take. Run with the others, or alone:
 //
@@ -130,13 +132,29 @@ func BenchmarkExportPrometheus(b *testing.B) {
 	}
 }
 
+// otelLimits are the most buckets and the finest scale of an exponential
+// histogram, set alike on counterotel's Producer and on the SDK's own, so
+// that both export the same buckets: the SDK's defaults (160 buckets, from
+// scale 20; counterotel starts from 7, which is as fine as its spans are),
+// and room for the whole spread at scale 7. Both histograms reach scale 3
+// with the first, 126 buckets, and stay at 7 with the second, 1,998.
+var otelLimits = []struct {
+	name              string
+	maxSize           int32
+	maxScale, sdkFrom int32
+	scale             int32 // the scale both export
+}{
+	{"160", counterotel.DefaultMaxSize, counterotel.DefaultMaxScale, 20, 3},
+	{"2048", 2048, 7, 7, 7},
+}
+
 // otelHistogram returns the OpenTelemetry SDK's own Float64Histogram,
-// aggregated as an exponential histogram at scale 7, up to 2,048 buckets:
-// as fine as counterotel exports, with room for the spread.
-func otelHistogram(b *testing.B, reader metric.Reader) otelmetric.Float64Histogram {
+// aggregated as an exponential histogram of at most maxSize buckets, from
+// scale maxScale.
+func otelHistogram(b *testing.B, reader metric.Reader, maxSize, maxScale int32) otelmetric.Float64Histogram {
 	mp := metric.NewMeterProvider(metric.WithReader(reader), metric.WithView(metric.NewView(
 		metric.Instrument{Name: "span"},
-		metric.Stream{Aggregation: metric.AggregationBase2ExponentialHistogram{MaxSize: 2048, MaxScale: 7}},
+		metric.Stream{Aggregation: metric.AggregationBase2ExponentialHistogram{MaxSize: maxSize, MaxScale: maxScale}},
 	)))
 	b.Cleanup(func() { _ = mp.Shutdown(context.Background()) })
 	h, err := mp.Meter("bench").Float64Histogram("span", otelmetric.WithUnit("s"))
@@ -147,8 +165,8 @@ func otelHistogram(b *testing.B, reader metric.Reader) otelmetric.Float64Histogr
 }
 
 // collectOTel collects reader into rm and returns the positive buckets of
-// the histogram "span", at scale 7.
-func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetrics) int {
+// the histogram "span", which must be at the given scale.
+func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetrics, scale int32) int {
 	if err := reader.Collect(context.Background(), rm); err != nil {
 		b.Fatal(err)
 	}
@@ -156,8 +174,8 @@ func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetr
 		for _, m := range sm.Metrics {
 			if eh, ok := m.Data.(metricdata.ExponentialHistogram[float64]); ok && m.Name == "span" {
 				dp := eh.DataPoints[0]
-				if dp.Scale != counterotel.Scale {
-					b.Fatalf("scale %d, want %d", dp.Scale, counterotel.Scale)
+				if dp.Scale != scale {
+					b.Fatalf("scale %d, want %d", dp.Scale, scale)
 				}
 				return len(dp.PositiveBucket.Counts)
 			}
@@ -168,35 +186,35 @@ func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetr
 }
 
 func BenchmarkExportOTel(b *testing.B) {
-	{
+	for _, lim := range otelLimits {
 		h := counter.NewHistogram()
 		r := h.Recorder()
-		defer r.Close()
-		p := counterotel.NewProducer()
+		p := counterotel.NewProducer(counterotel.WithMaxSize(lim.maxSize), counterotel.WithMaxScale(lim.maxScale))
 		if err := p.Register("span", h, gigahertz); err != nil {
 			b.Fatal(err)
 		}
 		reader := metric.NewManualReader(metric.WithProducer(p))
 		mp := metric.NewMeterProvider(metric.WithReader(reader))
-		defer func() { _ = mp.Shutdown(context.Background()) }()
 		var rm metricdata.ResourceMetrics
 		runExport(b, exportCase{
-			name:    "counterotel",
+			name:    "counterotel/" + lim.name,
 			record:  r.Record,
-			collect: func(b *testing.B) { collectOTel(b, reader, &rm) },
-			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm) },
+			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
+			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
 		})
+		r.Close()
+		_ = mp.Shutdown(context.Background())
 	}
-	{
+	for _, lim := range otelLimits {
 		reader := metric.NewManualReader()
-		h := otelHistogram(b, reader)
+		h := otelHistogram(b, reader, lim.maxSize, lim.sdkFrom)
 		ctx := context.Background()
 		var rm metricdata.ResourceMetrics
 		runExport(b, exportCase{
-			name:    "otel",
+			name:    "otel/" + lim.name,
 			record:  func(d counter.Tickdelta) { h.Record(ctx, export.Seconds(d, gigahertz)) },
-			collect: func(b *testing.B) { collectOTel(b, reader, &rm) },
-			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm) },
+			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
+			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
 		})
 	}
 }

@@ -63,7 +63,10 @@ func (e Exponential) Scale() int32 { return e.scale }
 // and finite: the i for which bⁱ < v ≤ bⁱ⁺¹. Powers of two are exactly at a
 // bucket's top; a value within a rounding error of any other bound may go to
 // the bucket on either side of it. Index costs a table lookup and one or
-// two comparisons at a positive scale, and a shift at the others.
+// two comparisons at a positive scale, and a shift at the others. A value's
+// bucket at scale s−k is its bucket at scale s shifted right, Index(v)>>k,
+// exactly, to the last rounding: a bucket is two of the scale above it, and
+// the bounds of a scale are bounds of the scales above it, computed alike.
 func (e Exponential) Index(v float64) int32 {
 	frac, exp := math.Frexp(v) // v = frac·2^exp, frac in [0.5, 1)
 	if e.scale > 0 {

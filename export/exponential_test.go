@@ -76,6 +76,44 @@ func TestExponentialIndex(t *testing.T) {
 	}
 }
 
+// TestExponentialNested checks that a value's bucket at a scale is its
+// bucket at any finer scale shifted right by the difference, for values
+// across the range of seconds and for the bounds of the finest scale and
+// the floats either side of them, which a rounding would put astray.
+func TestExponentialNested(t *testing.T) {
+	var es []export.Exponential
+	for scale := int32(-4); scale <= 8; scale++ {
+		e, err := export.NewExponential(scale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	check := func(v float64) {
+		for i, fine := range es {
+			for _, coarse := range es[:i] {
+				k := fine.Scale() - coarse.Scale()
+				if got, want := fine.Index(v)>>k, coarse.Index(v); got != want {
+					t.Fatalf("%v: bucket %d at scale %d, shifted by %d, is %d; at scale %d it is %d",
+						v, fine.Index(v), fine.Scale(), k, got, coarse.Scale(), want)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 20_000 {
+		check(math.Exp2(-70 + 140*r.Float64()))
+	}
+	for j := range 1 << 8 {
+		for _, e := range []int{-64, -20, -1, 0, 1, 33, 62} {
+			b := math.Exp2(float64(j)/(1<<8) + float64(e))
+			check(math.Nextafter(b, 0))
+			check(b)
+			check(math.Nextafter(b, math.Inf(1)))
+		}
+	}
+}
+
 // TestSeconds checks the conversion to seconds, and that the zero rate
 // converts every span to 0.
 func TestSeconds(t *testing.T) {

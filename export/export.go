@@ -64,29 +64,60 @@ func SumSeconds(s *counter.Snapshot, r counter.TickRate) float64 {
 // where the bucket reaches past them. These are the values
 // [counter.Snapshot.Quantile] reports, each within [counter.QuantileError]
 // of every span it stands for. There are at most two more of them than the
-// snapshot has buckets.
+// snapshot has buckets. Values(s) is [BucketValues] of each of s.Buckets()
+// in turn, with s.Min() and s.Max().
 func Values(s *counter.Snapshot) iter.Seq2[counter.Tickdelta, uint64] {
 	return func(yield func(counter.Tickdelta, uint64) bool) {
 		least, most := s.Min(), s.Max()
 		for b := range s.Buckets() {
-			n := b.Count
-			first := b.Min <= least // the bucket of the smallest span
-			last := b.Max >= most   // the bucket of the largest
-			if first {
-				if !yield(least, 1) {
-					return
-				}
-				n--
-			}
-			if last && n > 0 {
-				n--
-			}
-			if n > 0 && !yield(min(max(b.Min+(b.Max-b.Min+1)/2, least), most), n) {
-				return
-			}
-			if last && (!first || b.Count > 1) && !yield(most, 1) {
+			if !bucketValues(b, least, most, yield) {
 				return
 			}
 		}
 	}
+}
+
+// BucketValues returns the values at which [Values] counts the spans of b,
+// a bucket of a snapshot whose smallest span is least and largest is most,
+// from the least: all b.Count of them at [Middle](b) where b holds neither
+// least nor most (b.Min > least and b.Max < most), and otherwise least and
+// most once each where b holds them and the rest at the middle moved into
+// [least, most]. It serves an exporter that keeps counts of its own across
+// snapshots merged one into another: a bucket's values change only while it
+// is the first or the last.
+func BucketValues(b counter.Bucket, least, most counter.Tickdelta) iter.Seq2[counter.Tickdelta, uint64] {
+	return func(yield func(counter.Tickdelta, uint64) bool) {
+		bucketValues(b, least, most, yield)
+	}
+}
+
+// Middle returns the value at which [Values] counts every span of b where
+// b holds neither the snapshot's smallest span nor its largest: its middle,
+// b.Min+(b.Max−b.Min+1)/2, rounded up to a tick where b's width is even.
+// It is [BucketValues] of such a bucket without an iterator, for an exporter
+// that counts many.
+func Middle(b counter.Bucket) counter.Tickdelta { return b.Min + (b.Max-b.Min+1)/2 }
+
+// bucketValues calls yield with each of BucketValues(b, least, most) and
+// reports whether yield asked for more.
+func bucketValues(b counter.Bucket, least, most counter.Tickdelta, yield func(counter.Tickdelta, uint64) bool) bool {
+	n := b.Count
+	first := b.Min <= least // the bucket of the smallest span
+	last := b.Max >= most   // the bucket of the largest
+	if first {
+		if !yield(least, 1) {
+			return false
+		}
+		n--
+	}
+	if last && n > 0 {
+		n--
+	}
+	if n > 0 && !yield(min(max(Middle(b), least), most), n) {
+		return false
+	}
+	if last && (!first || b.Count > 1) && !yield(most, 1) {
+		return false
+	}
+	return true
 }

@@ -13,37 +13,77 @@
 // Max exactly as the [counter.Snapshot] has them (Min and Max converted
 // with [export.Seconds], and left undefined where the point holds no span),
 // Sum as [export.SumSeconds] gives it, the spans of 0 ticks in ZeroCount
-// (ZeroThreshold 0), and every other span in the positive bucket, at scale
-// [Scale], that holds its value of [export.Values] in seconds. Positive
-// buckets run from the one of the smallest positive span to the one of the
-// largest, empty ones between included: at most 2^Scale buckets for each
-// doubling from the one to the other.
+// (ZeroThreshold 0), and every other span in the positive bucket, at the
+// point's Scale, that holds its value of [export.Values] in seconds.
+// Positive buckets run from the one of the smallest positive value to the
+// one of the largest, empty ones between included.
 //
 // Negative spans and spans whose thread changed CPU, which a Snapshot
 // counts apart, are two monotonic sums of int64 beside the histogram, named
 // name+".negative" and name+".migrated", in unit "{span}", with the same
 // attributes. So every span recorded is in exactly one of the three.
 //
+// # Scale and size
+//
+// A point holds at most a maximum size of positive buckets,
+// [DefaultMaxSize] = 160 unless [WithMaxSize] sets another, as the
+// OpenTelemetry SDK's exponential histograms do. Its Scale is the finest,
+// up to a maximum scale ([DefaultMaxScale] = 7 unless [WithMaxScale] sets
+// another), at which its positive buckets number at most the maximum size.
+// This is the SDK's rule: bucket i at scale s is bucket i>>1 at scale s−1,
+// and the SDK lowers the scale of a histogram by as little as lets its
+// buckets fit. So the SDK's exponential histogram with the same maximum
+// size and scale, fed the same values, has the same Scale and buckets, but
+// where a value is within a rounding error of a bucket's bound, which the
+// SDK finds with a logarithm and this package with a table.
+//
+// Read each point's scale from its Scale field (scale in OTLP): points of
+// one metric may differ, and a point's scale changes from one Produce to
+// the next as the spread of its spans does, those since the previous
+// Produce for a delta point and all of them for a cumulative one. A point
+// without a positive span has the maximum scale. At scale s, 2^s buckets
+// cover each doubling: the 160 buckets of the default cover 1.25 doublings
+// at scale 7, a narrow peak, and 10 at scale 4, as from a microsecond to a
+// millisecond.
+//
+// The default maximum scale is 7, not the SDK's 20, because a Snapshot's
+// buckets are 128 a doubling, scale 7's, and Values counts all the spans
+// of one of its buckets but the smallest and the largest at one value: a
+// finer scale splits none of them apart. It only narrows the bucket around
+// each value, which tightens the bound below to no better than
+// [counter.QuantileError], and halves the spread that a maximum size
+// covers at each step. WithMaxScale takes −10, the SDK's least, to 8, the
+// finest [export.Exponential] numbers.
+//
 // # Precision
 //
-// At scale 7 the bucket i holds the seconds in (bⁱ, bⁱ⁺¹] with
-// b = 2^(2^−7) = 2^(1/128): each bucket's upper bound is b times its lower,
-// a relative width of b−1, about 0.0054. Values only moves each span to a
-// value [counter.Snapshot.Quantile] reports, the mapping from a value to
-// its bucket never decreases, and no span is lost or added; so the k-th
+// At scale s the bucket i holds the seconds in (bⁱ, bⁱ⁺¹] with
+// b = 2^(2^−s): each bucket's upper bound is b times its lower, a relative
+// width of b−1. Values only moves each span to a value
+// [counter.Snapshot.Quantile] reports, the mapping from a value to its
+// bucket never decreases, and no span is lost or added; so the k-th
 // smallest span of the exported histogram is in the bucket that holds the
 // Snapshot's k-th, the value Quantile(q) reports for k = ⌈q·n⌉. A quantile
 // that a backend reads from the exported buckets and reports as any point
 // of that bucket (its lower bound, its upper, or an interpolation between
-// them) is within a relative b−1 = 2^(1/128)−1 of the Snapshot's, under
-// one part in a hundred, to within a rounding error of the bucket's
-// bounds. The Snapshot's is itself within [counter.QuantileError] = 1/256
-// of the exact span, so the backend's is
-// within (1+1/256)·2^(1/128)−1, about 0.0094, of the exact span. Scale 6
-// would give 2^(1/64)−1, about 0.0109: no bound under one part in a
-// hundred. The bound holds only where the buckets reach the backend as they
-// are: a pipeline that merges them to a lower scale, to hold fewer buckets,
-// widens it to 2^(2^−s)−1 at scale s.
+// them) is within a relative 2^(2^−s)−1 of the Snapshot's, to within a
+// rounding error of the bucket's bounds. The Snapshot's is itself within
+// [counter.QuantileError] = 1/256 of the exact span, so the backend's is
+// within (1+1/256)·2^(2^−s)−1 of the exact span, s being the point's
+// Scale:
+//
+//	scale   of the Snapshot's   of the exact span
+//	  8         0.0027              0.0066
+//	  7         0.0054              0.0094
+//	  6         0.0109              0.0148
+//	  5         0.0219              0.0259
+//	  4         0.0443              0.0484
+//	  3         0.0905              0.0948
+//
+// Scale 7 is the coarsest whose bound is under one part in a hundred.
+// The bound holds only where the buckets reach the backend as they
+// are: a pipeline that merges them to a lower scale, to hold fewer
+// buckets, widens it as the table does.
 //
 // # Temporality
 //
@@ -84,11 +124,24 @@
 //
 // A Produce costs, for each registration, one Interval of its Source, one
 // [counter.Snapshot.Merge] into its total (none where the Interval is
-// empty), and a walk of the Snapshot's buckets that puts each of
-// [export.Values] in its bucket with a table lookup and a comparison or
-// two. It allocates what it returns: the slices of metrics and data
-// points, and each point's bucket counts, 8 bytes a bucket. Each registration keeps a Snapshot for its
-// total, whose memory follows the range of its spans
-// ([counter.Snapshot]), and the Producer one more for the Intervals. Produce
-// and Register may be called from any goroutine; they take turns.
+// empty), and, for its histogram point, work in proportion to the
+// Interval's buckets and to the point's, and not to those of the total: a
+// registration keeps its cumulative point's counts of every bucket of its
+// total but the first and the last, at most the maximum size of them, and
+// adds each bucket of an Interval to them with a lookup of its middle's
+// exponential bucket. The SDK's exponential histogram finds that bucket at
+// each span it records; a Producer at each Snapshot bucket of each
+// Interval.
+//
+// It allocates what it returns, and nothing a later Produce changes: per
+// Produce the slice of ScopeMetrics, of metrics, and of the points of each
+// kind; per name the data of its three metrics; per point with a positive
+// span its counts, 8 bytes a bucket. The SDK lets a reader's caller hand
+// the same ResourceMetrics to each Collect, for the SDK's own instruments
+// to fill again, but a Producer is not handed it, and the caller may keep
+// what a Collect returned. Each registration keeps a Snapshot for its
+// total, whose memory follows the range of its spans ([counter.Snapshot]),
+// its cumulative point's counts, and the Producer one Snapshot more for the
+// Intervals. Produce and Register may be called from
+// any goroutine; they take turns.
 package counterotel

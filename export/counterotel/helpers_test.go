@@ -26,8 +26,19 @@ var rate = func() counter.TickRate {
 	return r
 }()
 
-// base is the ratio of a bucket's upper bound to its lower at Scale.
-var base = math.Exp2(math.Exp2(-counterotel.Scale))
+// limits are a Producer's most buckets a point and finest scale.
+type limits struct{ size, scale int32 }
+
+// defaults are the limits of a Producer with no option.
+var defaults = limits{counterotel.DefaultMaxSize, counterotel.DefaultMaxScale}
+
+// options returns the options that set lim.
+func (lim limits) options() []counterotel.Option {
+	return []counterotel.Option{counterotel.WithMaxSize(lim.size), counterotel.WithMaxScale(lim.scale)}
+}
+
+// base is the ratio of a bucket's upper bound to its lower at scale s.
+func base(s int32) float64 { return math.Exp2(math.Exp2(-float64(s))) }
 
 // A point is an exponential histogram data point as the SDK or OTLP has
 // it, so that both are checked alike.
@@ -69,18 +80,61 @@ func fromProto(dp *mpb.ExponentialHistogramDataPoint) point {
 	return p
 }
 
-// expectedBuckets returns where the spans of s belong at Scale: how many
-// are 0 ticks, and the dense counts of positive buckets from the first one
-// that holds a span to the last. Each of export.Values goes to the bucket
-// i with 2^(i/2^Scale) < seconds ≤ 2^((i+1)/2^Scale), found with Log2 and
-// not with export.Exponential; only for a value within a rounding error of
-// a bound, where the two may differ, is Exponential's choice taken.
-func expectedBuckets(t *testing.T, s *counter.Snapshot) (zero uint64, offset int32, counts []uint64) {
+// bucketOf returns the bucket of sec > 0 seconds at scale s: the i with
+// 2^(i/2^s) < sec ≤ 2^((i+1)/2^s), found with Log2 and not with
+// export.Exponential. Only for a value within a rounding error of a bound,
+// where the two may differ, is Exponential's choice taken (at scale −4, the
+// least it has, and shifted below it).
+func bucketOf(t *testing.T, sec float64, s int32) int32 {
 	t.Helper()
-	exp, err := export.NewExponential(counterotel.Scale)
-	if err != nil {
-		t.Fatal(err)
+	x := math.Ldexp(math.Log2(sec), int(s))
+	i := int32(math.Ceil(x)) - 1
+	if frac, _ := math.Frexp(sec); frac != 0.5 && math.Abs(x-math.Round(x)) < 1e-9*max(1, math.Abs(x)) {
+		exp, err := export.NewExponential(max(s, -4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := exp.Index(sec) >> (max(s, -4) - s)
+		if j != i && j != i+1 && j != i-1 {
+			t.Fatalf("%g s: bucket %d at scale %d, and Exponential says %d", sec, i, s, j)
+		}
+		i = j
 	}
+	return i
+}
+
+// expectedScale returns the scale at which the spans of s belong with the
+// limits lim: the finest, at most lim.scale, at which the buckets from the
+// one of the smallest positive value of export.Values to the one of the
+// largest are at most lim.size; lim.scale where no value is positive.
+func expectedScale(t *testing.T, s *counter.Snapshot, lim limits) int32 {
+	t.Helper()
+	var least float64
+	for v := range export.Values(s) {
+		if v > 0 {
+			least = export.Seconds(v, rate)
+			break
+		}
+	}
+	if least == 0 {
+		return lim.scale
+	}
+	most := export.Seconds(s.Max(), rate)
+	for sc := lim.scale; sc >= -10; sc-- {
+		if bucketOf(t, most, sc)-bucketOf(t, least, sc) < lim.size {
+			return sc
+		}
+	}
+	t.Fatalf("%g s to %g s fit in %d buckets at no scale", least, most, lim.size)
+	return 0
+}
+
+// expectedBuckets returns where the spans of s belong at scale sc: how
+// many are 0 ticks, and the dense counts of positive buckets from the first
+// one that holds a span to the last, each of export.Values in bucketOf its
+// seconds.
+func expectedBuckets(t *testing.T, s *counter.Snapshot, sc int32) (zero uint64, offset int32, counts []uint64) {
+	t.Helper()
 	in := map[int32]uint64{}
 	first, last := int32(math.MaxInt32), int32(math.MinInt32)
 	for v, n := range export.Values(s) {
@@ -88,17 +142,7 @@ func expectedBuckets(t *testing.T, s *counter.Snapshot) (zero uint64, offset int
 			zero += n
 			continue
 		}
-		sec := export.Seconds(v, rate)
-		x := math.Log2(sec) * (1 << counterotel.Scale)
-		i := int32(math.Ceil(x)) - 1
-		frac, _ := math.Frexp(sec)
-		if frac != 0.5 && math.Abs(x-math.Round(x)) < 1e-9 {
-			j := exp.Index(sec)
-			if j != i && j != i+1 && j != i-1 {
-				t.Fatalf("%d ticks: bucket %d, and Exponential says %d", v, i, j)
-			}
-			i = j
-		}
+		i := bucketOf(t, export.Seconds(v, rate), sc)
 		in[i] += n
 		first, last = min(first, i), max(last, i)
 	}
@@ -138,7 +182,7 @@ func bucketOfRank(t *testing.T, p point, k uint64) (lo, hi float64) {
 	for j, n := range p.counts {
 		if k <= n {
 			i := float64(p.offset + int32(j))
-			return math.Exp2(i / (1 << counterotel.Scale)), math.Exp2((i + 1) / (1 << counterotel.Scale))
+			return math.Exp2(math.Ldexp(i, -int(p.scale))), math.Exp2(math.Ldexp(i+1, -int(p.scale)))
 		}
 		k -= n
 	}
@@ -148,13 +192,17 @@ func bucketOfRank(t *testing.T, p point, k uint64) (lo, hi float64) {
 
 var quantiles = []float64{0.5, 0.9, 0.99, 0.999}
 
-// checkPoint checks p against the Snapshot ref of the same spans and the
-// exact spans themselves (in any order): count, sum, min, max, zeros, every
-// bucket, and the quantiles read back from the buckets.
-func checkPoint(t *testing.T, p point, ref *counter.Snapshot, spans []counter.Tickdelta) {
+// checkPoint checks p, of a Producer with the limits lim, against the
+// Snapshot ref of the same spans and the exact spans themselves (in any
+// order): count, sum, min, max, zeros, the scale (the finest that fits),
+// every bucket, and the quantiles read back from the buckets.
+func checkPoint(t *testing.T, p point, ref *counter.Snapshot, spans []counter.Tickdelta, lim limits) {
 	t.Helper()
-	if p.scale != counterotel.Scale || p.zeroThreshold != 0 || p.negative != 0 {
-		t.Errorf("scale %d, zero threshold %g, %d negative buckets; want %d, 0, 0", p.scale, p.zeroThreshold, p.negative, counterotel.Scale)
+	if sc := expectedScale(t, ref, lim); p.scale != sc || p.zeroThreshold != 0 || p.negative != 0 {
+		t.Errorf("scale %d, zero threshold %g, %d negative buckets; want %d, 0, 0", p.scale, p.zeroThreshold, p.negative, sc)
+	}
+	if len(p.counts) > int(lim.size) {
+		t.Errorf("%d buckets, more than %d", len(p.counts), lim.size)
 	}
 	exact := slices.Sorted(slices.Values(spans))
 	if p.count != uint64(len(exact)) || p.count != ref.Count() {
@@ -185,7 +233,7 @@ func checkPoint(t *testing.T, p point, ref *counter.Snapshot, spans []counter.Ti
 		t.Errorf("zero count %d, want %d", p.zeroCount, zeros)
 	}
 
-	zero, offset, counts := expectedBuckets(t, ref)
+	zero, offset, counts := expectedBuckets(t, ref, p.scale)
 	if zero != zeros {
 		t.Errorf("the Snapshot's Values have %d spans at 0, the spans %d", zero, zeros)
 	}
@@ -216,17 +264,18 @@ func checkPoint(t *testing.T, p point, ref *counter.Snapshot, spans []counter.Ti
 	}
 
 	// Quantiles read back from the buckets, at both bounds of the bucket,
-	// against the Snapshot's (within a bucket's width, and 1%) and the
-	// exact spans' (within that and QuantileError).
-	width := base - 1
-	both := (1+counter.QuantileError)*base - 1
+	// against the Snapshot's (within a bucket's width, and 1% at scale 7
+	// or finer) and the exact spans' (within that and QuantileError): the
+	// package doc's bounds at the point's scale.
+	width := base(p.scale) - 1
+	both := (1+counter.QuantileError)*base(p.scale) - 1
 	for _, q := range quantiles {
 		k := rank(q, p.count)
 		lo, hi := bucketOfRank(t, p, k)
 		snap := export.Seconds(ref.Quantile(q), rate)
 		ex := float64(exact[k-1]) / hz
 		for _, got := range []float64{lo, hi} {
-			if d := math.Abs(got - snap); d > width*snap*(1+1e-12) || d > 0.01*snap {
+			if d := math.Abs(got - snap); d > width*snap*(1+1e-12) || p.scale >= 7 && d > 0.01*snap {
 				t.Errorf("p%g: bucket (%g, %g] is %.3g%% from the Snapshot's %g s", q*100, lo, hi, 100*d/snap, snap)
 			}
 			if d := math.Abs(got - ex); d > both*ex*(1+1e-12) {

@@ -148,13 +148,14 @@ func TestOTLP(t *testing.T) {
 				}
 				ref := spantest.SnapshotOf(want)
 				pt := fromProto(dp)
-				checkPoint(t, pt, ref, want)
+				checkPoint(t, pt, ref, want, defaults)
 
 				// Bucket by bucket against the Snapshot itself.
-				zero, offset, counts := expectedBuckets(t, ref)
-				if pt.scale != counterotel.Scale || pt.zeroCount != zero || pt.offset != offset || !slices.Equal(pt.counts, counts) {
+				sc := expectedScale(t, ref, defaults)
+				zero, offset, counts := expectedBuckets(t, ref, sc)
+				if pt.scale != sc || pt.zeroCount != zero || pt.offset != offset || !slices.Equal(pt.counts, counts) {
 					t.Errorf("scale %d, zero count %d, offset %d, %d buckets; want %d, %d, %d, %d",
-						pt.scale, pt.zeroCount, pt.offset, len(pt.counts), counterotel.Scale, zero, offset, len(counts))
+						pt.scale, pt.zeroCount, pt.offset, len(pt.counts), sc, zero, offset, len(counts))
 				}
 				if pt.count != ref.Count() || pt.sum != export.SumSeconds(ref, rate) ||
 					pt.min != export.Seconds(ref.Min(), rate) || pt.max != export.Seconds(ref.Max(), rate) {
@@ -164,7 +165,7 @@ func TestOTLP(t *testing.T) {
 				for _, q := range []float64{0.5, 0.99} {
 					lo, hi := bucketOfRank(t, pt, rank(q, pt.count))
 					snap := export.Seconds(ref.Quantile(q), rate)
-					if lo < snap*0.99 || hi > snap*1.01 {
+					if w := base(pt.scale) - 1; lo < snap*(1-w) || hi > snap*(1+w) {
 						t.Errorf("p%g: bucket (%g, %g], the Snapshot's %g", 100*q, lo, hi, snap)
 					}
 				}

@@ -19,10 +19,26 @@ import (
 	"github.com/tickstamp/counter/export"
 )
 
-// Scale is the scale of the exported exponential histograms: 2^Scale
-// buckets for each doubling, each bucket's upper bound 2^(2^−Scale) times
-// its lower. The package doc says why 7.
-const Scale = 7
+// The defaults of [WithMaxSize] and [WithMaxScale]; the package doc says
+// why these.
+const (
+	// DefaultMaxSize is the most positive buckets of a data point where
+	// WithMaxSize does not say: 160, as in the OpenTelemetry SDK's
+	// exponential histograms.
+	DefaultMaxSize = 160
+
+	// DefaultMaxScale is the finest scale of a data point where
+	// WithMaxScale does not say: 7, 128 buckets a doubling, as a
+	// Snapshot's.
+	DefaultMaxScale = 7
+)
+
+// The range of WithMaxScale: the SDK's least scale, and the finest that
+// [export.Exponential] numbers.
+const (
+	minScale = -10
+	maxScale = 8
+)
 
 // ScopeName is the name of the instrumentation scope of every metric a
 // Producer returns.
@@ -38,10 +54,17 @@ const (
 // names are at most 255 characters, and the sums' names add a suffix.
 const maxNameLen = 255 - len(negativeSuffix)
 
-// The errors of [Producer.Register], besides [export.ErrZeroRate]. Each
-// error Register returns wraps one of them, in a message that names what
-// was refused.
+// The errors of [Producer.Register], besides [export.ErrZeroRate], and of
+// [Producer.Produce], besides the context's. Each error Register returns
+// wraps one of them, in a message that names what was refused.
 var (
+	// ErrInvalidOption is the refusal of an option of [NewProducer] outside
+	// its range: [WithMaxSize] below 2, [WithMaxScale] outside −10 to 8.
+	// NewProducer does not fail: every Register and Produce of its Producer
+	// returns an error wrapping ErrInvalidOption, which names the first
+	// wrong option, so that a reader's Collect reports it too.
+	ErrInvalidOption = errors.New("counterotel: invalid option")
+
 	// ErrInvalidName is the refusal of a name that is not an OpenTelemetry
 	// instrument name of at most 246 characters: a letter, then letters,
 	// digits and the characters _ . - /. (The limit leaves room for the
@@ -71,15 +94,19 @@ var (
 //
 // Its methods may be called from any goroutine; they take turns.
 type Producer struct {
-	temporality metric.TemporalitySelector
+	temporality       metric.TemporalitySelector
+	maxSize, maxScale int32 // as the options set them; 0 and 0 in the zero Producer, for the defaults
+	err               error // the first wrong option
 
 	mu           sync.Mutex
 	families     []*family          // in the order of their first Register
+	points       int                // the registrations of all families
 	byName       map[string]*family // the histograms' names
 	registered   map[key]bool
 	descriptions map[string]string
 	scratch      counter.Snapshot // the Interval of one registration
-	buckets      export.Exponential
+	layout       layout
+	delta        tally // the buckets of scratch, for a delta point
 }
 
 // A family is the registrations of one name: one metric of each kind.
@@ -105,6 +132,11 @@ type registration struct {
 	start time.Time        // when it was registered
 	last  time.Time        // the previous Produce's time, or start
 	total counter.Snapshot // every span taken since start
+	// cumulative is the buckets of total, but where behind: a delta
+	// Produce took spans without adding them, and the next cumulative one
+	// counts total afresh.
+	cumulative tally
+	behind     bool
 }
 
 // An Option changes how [NewProducer] makes a Producer.
@@ -125,9 +157,56 @@ func WithTemporalitySelector(sel metric.TemporalitySelector) Option {
 	}
 }
 
-// NewProducer returns a Producer with no registrations.
+// WithMaxSize makes each data point hold at most n positive buckets, n ≥ 2,
+// lowering its scale from the maximum scale ([WithMaxScale]) until they fit,
+// as the package doc says. The default is [DefaultMaxSize], 160, the
+// OpenTelemetry SDK's. Where n is below 2, Register and Produce return an
+// error wrapping [ErrInvalidOption]: one bucket cannot hold spans on both
+// sides of 1 s at any scale.
+func WithMaxSize(n int32) Option {
+	return func(p *Producer) {
+		if n < 2 {
+			p.fail(fmt.Errorf("%w: WithMaxSize(%d) is below 2: no bucket of any scale holds spans both below and above 1 s", ErrInvalidOption, n))
+			return
+		}
+		p.maxSize = n
+	}
+}
+
+// WithMaxScale makes s, from −10 to 8, the finest scale of each data point,
+// which a point takes where its buckets at s are at most the maximum size
+// ([WithMaxSize]), and otherwise the finest coarser scale at which they are.
+// The default is [DefaultMaxScale], 7. −10 is the SDK's least scale; 8 is
+// the finest that [export.Exponential] numbers, and a Snapshot's own
+// buckets are 128 a doubling, scale 7's (the package doc says what a
+// finer one gains). Where s is outside −10 to 8, Register and Produce
+// return an error wrapping [ErrInvalidOption].
+func WithMaxScale(s int32) Option {
+	return func(p *Producer) {
+		if s < minScale || s > maxScale {
+			p.fail(fmt.Errorf("%w: WithMaxScale(%d) is outside %d to %d", ErrInvalidOption, s, minScale, maxScale))
+			return
+		}
+		p.maxScale = s
+	}
+}
+
+// fail keeps err where it is the first wrong option.
+func (p *Producer) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+// NewProducer returns a Producer with no registrations. It does not fail:
+// where an option is wrong, the Producer's Register and Produce return the
+// error.
 func NewProducer(opts ...Option) *Producer {
-	p := &Producer{temporality: metric.DefaultTemporalitySelector}
+	p := &Producer{
+		temporality: metric.DefaultTemporalitySelector,
+		maxSize:     DefaultMaxSize,
+		maxScale:    DefaultMaxScale,
+	}
 	for _, o := range opts {
 		if o != nil {
 			o(p)
@@ -144,10 +223,13 @@ func (p *Producer) init() {
 	p.byName = make(map[string]*family)
 	p.registered = make(map[key]bool)
 	p.descriptions = make(map[string]string)
-	p.buckets, _ = export.NewExponential(Scale) // a scale it takes
 	if p.temporality == nil {
 		p.temporality = metric.DefaultTemporalitySelector
 	}
+	if p.maxSize == 0 { // the zero Producer
+		p.maxSize, p.maxScale = DefaultMaxSize, DefaultMaxScale
+	}
+	p.layout = newLayout(p.maxSize, p.maxScale)
 }
 
 // Register adds src to what each Produce exports: as a data point of the
@@ -158,7 +240,8 @@ func (p *Producer) init() {
 // Several registrations may share a name, with different sets of
 // attributes (their order does not matter, and of two attributes with one
 // key the last is kept): they are data points of one metric. Register
-// refuses, with an error wrapping the sentinel named: a name that is not an
+// refuses, with an error wrapping the sentinel named: every registration
+// of a Producer whose option was wrong ([ErrInvalidOption]), a name that is not an
 // instrument name or is longer than 246 characters ([ErrInvalidName]), an
 // attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
 // be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
@@ -168,6 +251,9 @@ func (p *Producer) init() {
 // From Register on, only the Producer should call src's Interval (see the
 // package doc).
 func (p *Producer) Register(name string, src export.Source, rate counter.TickRate, attrs ...attribute.KeyValue) error {
+	if p.err != nil {
+		return p.err
+	}
 	if err := checkName(name); err != nil {
 		return err
 	}
@@ -207,7 +293,10 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 		p.families = append(p.families, f)
 	}
 	now := time.Now()
-	f.regs = append(f.regs, &registration{src: src, rate: rate, attrs: set, start: now, last: now})
+	r := &registration{src: src, rate: rate, attrs: set, start: now, last: now}
+	r.cumulative.reset(&p.layout)
+	f.regs = append(f.regs, r)
+	p.points++
 	p.registered[k] = true
 	return nil
 }
@@ -265,12 +354,17 @@ func (p *Producer) clash(name string) error {
 // in the order of its first Register, its histogram, then its sum of
 // negative spans, then of migrated ones, each with a point for each
 // registration of the name, in the order of Register. It returns nothing
-// where nothing is registered.
+// where nothing is registered, and the error where an option of
+// [NewProducer] was wrong ([ErrInvalidOption]). What it returns is the
+// caller's: no later Produce changes it.
 //
 // Where ctx is done before Produce starts, it returns ctx.Err() and takes
 // no span: the next Produce has them. Once started, it finishes, since the
 // spans it has taken are nowhere else.
 func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -285,32 +379,34 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	histDelta := p.temporality(metric.InstrumentKindHistogram) == metricdata.DeltaTemporality
 	sumDelta := p.temporality(metric.InstrumentKindCounter) == metricdata.DeltaTemporality
 
+	// One slice of each kind of point for all families, cut with its
+	// capacity at each family's end so that no one appends over another's.
+	hists := make([]metricdata.ExponentialHistogramDataPoint[float64], p.points)
+	sums := make([]metricdata.DataPoint[int64], 2*p.points)
 	metrics := make([]metricdata.Metrics, 0, 3*len(p.families))
 	for _, f := range p.families {
+		n := len(f.regs)
 		hist := metricdata.ExponentialHistogram[float64]{
-			DataPoints:  make([]metricdata.ExponentialHistogramDataPoint[float64], len(f.regs)),
+			DataPoints:  hists[:n:n],
 			Temporality: temporality(histDelta),
 		}
 		negative := metricdata.Sum[int64]{
-			DataPoints:  make([]metricdata.DataPoint[int64], len(f.regs)),
+			DataPoints:  sums[:n:n],
 			Temporality: temporality(sumDelta),
 			IsMonotonic: true,
 		}
 		migrated := metricdata.Sum[int64]{
-			DataPoints:  make([]metricdata.DataPoint[int64], len(f.regs)),
+			DataPoints:  sums[n : 2*n : 2*n],
 			Temporality: temporality(sumDelta),
 			IsMonotonic: true,
 		}
+		hists, sums = hists[n:], sums[2*n:]
 		for i, r := range f.regs {
 			r.src.Interval(&p.scratch)
 			now := time.Now()
 			r.total.Merge(&p.scratch) // at once where the Interval is empty
+			p.point(&hist.DataPoints[i], r, histDelta, now)
 			s, start := &r.total, r.start
-			if histDelta {
-				s, start = &p.scratch, r.last
-			}
-			hist.DataPoints[i] = p.point(s, r.rate, r.attrs, start, now)
-			s, start = &r.total, r.start
 			if sumDelta {
 				s, start = &p.scratch, r.last
 			}
@@ -353,42 +449,34 @@ func toInt64(n uint64) int64 {
 	return int64(min(n, math.MaxInt64))
 }
 
-// point returns the data point of the spans of s, in seconds at rate.
-func (p *Producer) point(s *counter.Snapshot, rate counter.TickRate, attrs attribute.Set, start, now time.Time) metricdata.ExponentialHistogramDataPoint[float64] {
-	dp := metricdata.ExponentialHistogramDataPoint[float64]{
-		Attributes: attrs,
+// point sets dp to the histogram point of r at now: of the spans of
+// p.scratch, r's latest Interval, where delta, and otherwise of r.total,
+// into which p.scratch is merged. p.mu is held.
+func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], r *registration, delta bool, now time.Time) {
+	s, start, t := &r.total, r.start, &r.cumulative
+	switch {
+	case delta:
+		s, start, t = &p.scratch, r.last, &p.delta
+		t.reset(&p.layout)
+		t.add(s, &p.layout, r.rate)
+		r.behind = true
+	case r.behind:
+		t.reset(&p.layout)
+		t.add(s, &p.layout, r.rate)
+		r.behind = false
+	default:
+		t.add(&p.scratch, &p.layout, r.rate)
+	}
+	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
+		Attributes: r.attrs,
 		StartTime:  start,
 		Time:       now,
 		Count:      s.Count(),
-		Scale:      Scale,
 	}
-	if dp.Count == 0 {
-		return dp
+	t.point(dp, s.Min(), s.Max(), &p.layout, r.rate)
+	if dp.Count > 0 {
+		dp.Sum = export.SumSeconds(s, r.rate)
+		dp.Min = metricdata.NewExtrema(export.Seconds(s.Min(), r.rate))
+		dp.Max = metricdata.NewExtrema(export.Seconds(s.Max(), r.rate))
 	}
-	dp.Sum = export.SumSeconds(s, rate)
-	dp.Min = metricdata.NewExtrema(export.Seconds(s.Min(), rate))
-	dp.Max = metricdata.NewExtrema(export.Seconds(s.Max(), rate))
-	if s.Max() <= 0 {
-		dp.ZeroCount = dp.Count
-		return dp
-	}
-	last := p.buckets.Index(export.Seconds(s.Max(), rate))
-	var counts []uint64
-	var offset int32
-	// Values come from the least, and Index never decreases: the first
-	// positive value's bucket is the offset, and the largest's the last.
-	for v, n := range export.Values(s) {
-		if v <= 0 {
-			dp.ZeroCount += n
-			continue
-		}
-		i := p.buckets.Index(export.Seconds(v, rate))
-		if counts == nil {
-			offset = i
-			counts = make([]uint64, last-offset+1)
-		}
-		counts[i-offset] += n
-	}
-	dp.PositiveBucket = metricdata.ExponentialBucket{Offset: offset, Counts: counts}
-	return dp
 }

@@ -36,8 +36,8 @@ var temporalities = []struct {
 	{"delta", metric.DeltaTemporalitySelector, metricdata.DeltaTemporality},
 }
 
-func newHarness(t testing.TB, sel metric.TemporalitySelector) *harness {
-	p := counterotel.NewProducer(counterotel.WithTemporalitySelector(sel))
+func newHarness(t testing.TB, sel metric.TemporalitySelector, opts ...counterotel.Option) *harness {
+	p := counterotel.NewProducer(append([]counterotel.Option{counterotel.WithTemporalitySelector(sel)}, opts...)...)
 	reader := metric.NewManualReader(metric.WithProducer(p), metric.WithTemporalitySelector(sel))
 	mp := metric.NewMeterProvider(metric.WithReader(reader))
 	t.Cleanup(func() { _ = mp.Shutdown(context.Background()) })
@@ -154,7 +154,7 @@ func TestTemporality(t *testing.T) {
 					if tm.want == metricdata.DeltaTemporality {
 						want = batch
 					}
-					checkPoint(t, fromSDK(dp), spantest.SnapshotOf(want), want)
+					checkPoint(t, fromSDK(dp), spantest.SnapshotOf(want), want, defaults)
 
 					// The start: Register's time for cumulative and for
 					// the first delta, then the previous point's time.
@@ -191,7 +191,7 @@ func TestHuge(t *testing.T) {
 	spans = append(spans, 1, 2, 3) // and a few of a tick
 	spantest.Record(h, spans)
 	dp := onePoint(t, hs.collect(t), "huge", metricdata.CumulativeTemporality)
-	checkPoint(t, fromSDK(dp), spantest.SnapshotOf(spans), spans)
+	checkPoint(t, fromSDK(dp), spantest.SnapshotOf(spans), spans, defaults)
 }
 
 // TestNothingRecorded checks the points of a registration that holds no
@@ -206,9 +206,9 @@ func TestNothingRecorded(t *testing.T) {
 			for range 2 {
 				rm := hs.collect(t)
 				dp := onePoint(t, rm, "idle", tm.want)
-				checkPoint(t, fromSDK(dp), &counter.Snapshot{}, nil)
-				if dp.PositiveBucket.Offset != 0 || dp.PositiveBucket.Counts != nil {
-					t.Errorf("positive buckets %+v", dp.PositiveBucket)
+				checkPoint(t, fromSDK(dp), &counter.Snapshot{}, nil, defaults)
+				if dp.PositiveBucket.Offset != 0 || dp.PositiveBucket.Counts != nil || dp.Scale != counterotel.DefaultMaxScale {
+					t.Errorf("positive buckets %+v at scale %d, want none at the maximum scale", dp.PositiveBucket, dp.Scale)
 				}
 				for _, name := range []string{"idle.negative", "idle.migrated"} {
 					s := sum(t, rm, name)
@@ -416,7 +416,7 @@ func TestSeveralRegistrations(t *testing.T) {
 		if !dp.Attributes.Equals(&set) {
 			t.Errorf("point %d: attributes %v, want %v", i, dp.Attributes, set)
 		}
-		checkPoint(t, fromSDK(dp), spantest.SnapshotOf(r.spans), r.spans)
+		checkPoint(t, fromSDK(dp), spantest.SnapshotOf(r.spans), r.spans, defaults)
 	}
 }
 
@@ -488,10 +488,10 @@ func TestTwoProducersOfAFeed(t *testing.T) {
 	spans := spantest.Distributions[0].Spans(rand.New(rand.NewPCG(5, 5)), 10_000)
 	spantest.Record(h, spans[:5000])
 	first := onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)
-	checkPoint(t, fromSDK(first), spantest.SnapshotOf(spans[:5000]), spans[:5000])
+	checkPoint(t, fromSDK(first), spantest.SnapshotOf(spans[:5000]), spans[:5000], defaults)
 	spantest.Record(h, spans[5000:])
-	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans[5000:]), spans[5000:])
-	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans), spans)
+	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans[5000:]), spans[5000:], defaults)
+	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans), spans, defaults)
 }
 
 // TestConcurrent records from several goroutines while others call Produce

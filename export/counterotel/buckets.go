@@ -1,0 +1,214 @@
+package counterotel
+
+import (
+	"slices"
+
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+)
+
+// A layout is how a Producer numbers the positive buckets of a point: at
+// most maxSize of them, at the finest scale, up to maxScale, at which they
+// fit.
+type layout struct {
+	exp      export.Exponential // at maxScale, or −4, the least it takes
+	maxScale int32              // from −10 to 8
+	maxSize  int32              // 2 or more
+}
+
+func newLayout(maxSize, maxScale int32) layout {
+	exp, _ := export.NewExponential(max(maxScale, -4)) // a scale it takes
+	return layout{exp: exp, maxScale: maxScale, maxSize: maxSize}
+}
+
+// index returns the bucket of v seconds, v > 0, at scale s ≤ l.maxScale:
+// its bucket at the finer scale of l.exp, shifted (see
+// [export.Exponential.Index]).
+func (l *layout) index(v float64, s int32) int32 {
+	return l.exp.Index(v) >> (l.exp.Scale() - s)
+}
+
+// fit returns by how many scales to lower the buckets lo to hi, lo ≤ hi, so
+// that they are at most maxSize: the least k for which
+// (hi>>k) − (lo>>k) < maxSize, the rule of the SDK's exponential histogram
+// (its scaleChange). With maxSize ≥ 2 it never takes the scale below −7,
+// or maxScale where that is less: at −7, every second a Tickdelta makes,
+// from 2⁻⁶⁴ s to 2⁶³ s, is in bucket −1 or 0.
+func (l *layout) fit(lo, hi int32) int32 {
+	var k int32
+	for (hi>>k)-(lo>>k) >= l.maxSize {
+		k++
+	}
+	return k
+}
+
+// A tally counts the spans of a Snapshot, or of Snapshots merged one into
+// another, in the positive buckets that hold their values of
+// [export.Values], so that a Produce adds the spans of an Interval at a
+// cost in proportion to its buckets, and not to all the buckets of the
+// total.
+//
+// Values puts the spans of a Snapshot's bucket at its middle, but in its
+// first bucket and its last, whose values depend on the Snapshot's Min and
+// Max: so ends keeps those two buckets as they are, while counts holds the
+// middles of the others, at the finest scale, up to maxScale, at which they
+// fit in maxSize buckets. A bucket between the ends stays between them as
+// spans are added, and its middle lies between Min and Max, so the buckets
+// of the point are those of counts widened by the ends' values: the point's
+// scale is counts' or lower.
+type tally struct {
+	ends   [2]counter.Bucket // the first and the last; ends[1].Count is 0 where they are one
+	scale  int32
+	offset int32    // the bucket of counts[0], at scale
+	counts []uint64 // at most maxSize; the first and the last are not 0
+}
+
+// reset empties t.
+func (t *tally) reset(l *layout) {
+	*t = tally{scale: l.maxScale, counts: t.counts[:0]}
+}
+
+// add counts the spans of s, in seconds at r, as if s were merged into the
+// Snapshot that t counts.
+func (t *tally) add(s *counter.Snapshot, l *layout, r counter.TickRate) {
+	if s.Count() == 0 {
+		return
+	}
+	for b := range s.Buckets() {
+		first, last := &t.ends[0], &t.ends[1]
+		switch {
+		case first.Count == 0:
+			*first = b
+		case b.Min == first.Min:
+			first.Count += b.Count
+		case last.Count == 0: // one end so far: b is the other
+			if b.Min < first.Min {
+				*first, *last = b, *first
+			} else {
+				*last = b
+			}
+		case b.Min == last.Min:
+			last.Count += b.Count
+		case b.Min < first.Min:
+			old := *first
+			*first = b
+			t.between(old, l, r)
+		case b.Min > last.Min:
+			old := *last
+			*last = b
+			t.between(old, l, r)
+		default:
+			t.between(b, l, r)
+		}
+	}
+}
+
+// between counts the spans of b, a bucket between the ends, at its middle,
+// its only value of export.BucketValues, which is positive: b.Min is above
+// the first end's, which is at least 0.
+func (t *tally) between(b counter.Bucket, l *layout, r counter.TickRate) {
+	i := l.index(export.Seconds(export.Middle(b), r), t.scale)
+	if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
+		t.counts[j] += b.Count
+		return
+	}
+	if len(t.counts) == 0 {
+		t.offset, t.counts = i, append(t.counts, 0)
+	}
+	lo, hi := min(i, t.offset), max(i, t.offset+int32(len(t.counts))-1)
+	if k := l.fit(lo, hi); k > 0 {
+		t.downscale(k)
+		i, lo, hi = i>>k, lo>>k, hi>>k
+	}
+	t.widen(lo, hi)
+	t.counts[i-t.offset] += b.Count
+}
+
+// downscale lowers t's scale by k, adding up the counts of each 2^k
+// buckets, as the SDK's expoBuckets.downscale does.
+func (t *tally) downscale(k int32) {
+	lo := t.offset >> k
+	n := 0
+	for i, c := range t.counts {
+		// j ≤ i: the count of j was read before it is written.
+		if j := int((t.offset+int32(i))>>k - lo); j == n {
+			t.counts[j] = c
+			n++
+		} else {
+			t.counts[j] += c
+		}
+	}
+	t.counts, t.offset, t.scale = t.counts[:n], lo, t.scale-k
+}
+
+// widen makes counts run from bucket lo to hi, lo ≤ offset and hi at least
+// its last, with empty buckets.
+func (t *tally) widen(lo, hi int32) {
+	old, shift, n := len(t.counts), int(t.offset-lo), int(hi-lo+1)
+	t.counts = slices.Grow(t.counts, n-old)[:n]
+	if shift > 0 {
+		copy(t.counts[shift:], t.counts[:old])
+		clear(t.counts[:shift])
+	}
+	clear(t.counts[shift+old:])
+	t.offset = lo
+}
+
+// point sets dp's Scale, ZeroCount and PositiveBucket to hold the spans t
+// counts, at their [export.Values] where least and most are the Min and Max
+// of the Snapshot t counts: at the finest scale, up to maxScale, at which
+// the buckets from the one of its smallest positive value to the one of
+// its largest are at most maxSize. The counts are a slice of their own,
+// which the caller may keep.
+func (t *tally) point(dp *metricdata.ExponentialHistogramDataPoint[float64], least, most counter.Tickdelta, l *layout, r counter.TickRate) {
+	type placed struct {
+		i int32 // at t.scale
+		n uint64
+	}
+	var ends [6]placed // BucketValues of each end: 3 at most
+	m := 0
+	var zero uint64
+	lo, hi := t.offset, t.offset+int32(len(t.counts))-1
+	for _, b := range t.ends {
+		if b.Count == 0 {
+			continue
+		}
+		for v, n := range export.BucketValues(b, least, most) {
+			if v <= 0 {
+				zero += n
+				continue
+			}
+			i := l.index(export.Seconds(v, r), t.scale)
+			if m == 0 && len(t.counts) == 0 {
+				lo, hi = i, i
+			}
+			lo, hi = min(lo, i), max(hi, i)
+			ends[m] = placed{i, n}
+			m++
+		}
+	}
+	dp.ZeroCount, dp.Scale = zero, t.scale
+	dp.PositiveBucket = metricdata.ExponentialBucket{}
+	if m == 0 && len(t.counts) == 0 {
+		return
+	}
+	k := l.fit(lo, hi)
+	lo, hi = lo>>k, hi>>k
+	counts := make([]uint64, hi-lo+1)
+	switch {
+	case len(t.counts) == 0:
+	case k == 0:
+		copy(counts[t.offset-lo:], t.counts)
+	default:
+		for i, c := range t.counts {
+			counts[(t.offset+int32(i))>>k-lo] += c
+		}
+	}
+	for _, e := range ends[:m] {
+		counts[e.i>>k-lo] += e.n
+	}
+	dp.Scale -= k
+	dp.PositiveBucket = metricdata.ExponentialBucket{Offset: lo, Counts: counts}
+}

@@ -1,0 +1,108 @@
+package counterotel_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A mutation is one change to buckets.go or producer.go that breaks a rule
+// of the package doc or of the code's comments, which some test must catch.
+type mutation struct {
+	name, file string
+	old, new   string // old occurs once in file
+}
+
+var mutations = []mutation{
+	{"fit lets one bucket more", "buckets.go",
+		"for (hi>>k)-(lo>>k) >= l.maxSize {", "for (hi>>k)-(lo>>k) > l.maxSize {"},
+	{"fit lowers the scale one too far", "buckets.go",
+		"for (hi>>k)-(lo>>k) >= l.maxSize {", "for (hi>>k)-(lo>>k) >= l.maxSize-1 {"},
+	{"index shifts once too often", "buckets.go",
+		"return l.exp.Index(v) >> (l.exp.Scale() - s)", "return l.exp.Index(v) >> (l.exp.Scale() - s + 1)"},
+	{"downscale misplaces the offset", "buckets.go",
+		"lo := t.offset >> k\n", "lo := (t.offset + 1) >> k\n"},
+	{"an end's spans are not added up", "buckets.go",
+		"first.Count += b.Count", "first.Count = b.Count"},
+	{"a first end pushed aside is lost", "buckets.go",
+		"*first = b\n\t\t\tt.between(old, l, r)", "*first = b\n\t\t\t_ = old"},
+	{"a last end pushed aside is lost", "buckets.go",
+		"*last = b\n\t\t\tt.between(old, l, r)", "*last = b\n\t\t\t_ = old"},
+	{"widen leaves old counts in new buckets", "buckets.go",
+		"clear(t.counts[shift+old:])", ""},
+	{"reset keeps the ends", "buckets.go",
+		"*t = tally{scale: l.maxScale, counts: t.counts[:0]}", "*t = tally{ends: t.ends, scale: l.maxScale, counts: t.counts[:0]}"},
+	{"a point's scale is its counts'", "buckets.go",
+		"dp.Scale -= k", ""},
+	{"the ends' values are of another Snapshot", "buckets.go",
+		"export.BucketValues(b, least, most)", "export.BucketValues(b, least+1, most)"},
+	{"counts copied to the first bucket", "buckets.go",
+		"copy(counts[t.offset-lo:], t.counts)", "copy(counts, t.counts)"},
+	{"a delta Produce leaves the cumulative counts current", "producer.go",
+		"r.behind = true", "r.behind = false"},
+	{"the cumulative counts are the Interval's", "producer.go",
+		"t.add(&p.scratch, &p.layout, r.rate)\n", "t.reset(&p.layout)\n\t\tt.add(&p.scratch, &p.layout, r.rate)\n"},
+}
+
+// TestMutations builds the package with each mutation, through go test's
+// -overlay, and runs the tests of the points on it: each must fail, and
+// the package as it is must pass. It builds the package once a mutation,
+// so it runs only where COUNTER_MUTATE is set, as for internal/handover.
+func TestMutations(t *testing.T) {
+	if os.Getenv("COUNTER_MUTATE") == "" {
+		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of buckets.go and producer.go")
+	}
+	dir := t.TempDir()
+	run := func(replace map[string]string) (string, bool) {
+		overlay, err := json.Marshal(map[string]map[string]string{"Replace": replace})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "overlay.json")
+		if err := os.WriteFile(path, overlay, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "test", "-count=1", "-overlay", path,
+			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded)$", ".")
+		cmd.Env = append(os.Environ(), "COUNTER_MUTATE=")
+		out, err := cmd.CombinedOutput()
+		return string(out), err == nil
+	}
+	if out, ok := run(map[string]string{}); !ok {
+		t.Fatalf("the package as it is fails:\n%s", out)
+	}
+	for i, m := range mutations {
+		src, err := os.ReadFile(m.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(src), m.old); n != 1 {
+			t.Errorf("%s: %q is in %s %d times, want once", m.name, m.old, m.file, n)
+			continue
+		}
+		abs, err := filepath.Abs(m.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mutated := filepath.Join(dir, strings.Repeat("m", i+1)+".go")
+		if err := os.WriteFile(mutated, []byte(strings.Replace(string(src), m.old, m.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, passed := run(map[string]string{abs: mutated})
+		failed := regexp.MustCompile(`--- FAIL: (\w+)`).FindStringSubmatch(out)
+		switch {
+		case passed:
+			t.Errorf("%-55s passed; want a failure", m.name)
+		case failed == nil && strings.Contains(out, "panic: "):
+			t.Logf("%-55s caught by a panic", m.name)
+		case failed == nil:
+			t.Errorf("%-55s does not build:\n%s", m.name, out)
+		default:
+			t.Logf("%-55s caught by %s", m.name, failed[1])
+		}
+	}
+}
