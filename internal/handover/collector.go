@@ -45,6 +45,9 @@ type Collector struct {
 	// tallies the last Interval took, which sets how many it keeps.
 	spare, bare []*Tally
 	busy        int
+	// round counts Intervals (under interval), so that a writer's flight
+	// knows whether the last one took its tally too.
+	round uint64
 }
 
 // A taken tally is one Interval swapped out of w.
@@ -241,14 +244,21 @@ func (c *Collector) begin() bool {
 	c.mu.Lock()
 	c.scan = append(c.scan[:0], c.writers...)
 	c.mu.Unlock()
+	c.round++
 	for _, w := range c.scan {
 		c.look(w, &c.pending)
 		s := atomic.LoadUint64(&w.seq)
 		if w.flight.fresh(s) {
 			continue
 		}
-		if old := c.swap(w); old != nil {
+		// A writer that recorded since the last two Intervals is likely
+		// to record on: it gets a tally with counts at once, so that its
+		// next span takes no slow path, which would contend with this
+		// Interval for c.mu. Others get a bare one.
+		busy := w.flight.round != 0 && w.flight.round+1 == c.round
+		if old := c.swap(w, busy); old != nil {
 			w.flight.taken(s)
+			w.flight.round = c.round
 			c.taken = append(c.taken, taken{w, old})
 		}
 	}
@@ -288,17 +298,22 @@ func shrunk[S ~[]E, E any](s S, n int) S {
 	return s
 }
 
-// swap installs a bare tally in w and returns the one it replaced, or nil
-// where w has none. The bare tally stands for a window that holds the
-// buckets of the spans of the tallies it replaces, and a grain more on
-// each side: the writer's next span puts a tally of that window in front
-// of it (Writer.slow).
-func (c *Collector) swap(w *Writer) *Tally {
+// swap installs a tally in w and returns the one it replaced, or nil where
+// w has none. The tally's window holds the buckets of the spans of the
+// tallies it replaces, and a grain more on each side. Where w is not busy
+// the tally is bare and stands for that window: the writer's next span
+// puts a tally of that window in front of it (Writer.slow).
+func (c *Collector) swap(w *Writer, busy bool) *Tally {
 	old := w.cur.Load()
 	if old == closed {
 		return nil
 	}
-	fresh := c.bareTally(windowAfter(old))
+	var fresh *Tally
+	if busy {
+		fresh = c.spareTally(windowAfter(old))
+	} else {
+		fresh = c.bareTally(windowAfter(old))
+	}
 	for {
 		fresh.setGen(old.gen() + 1)
 		if w.cur.CompareAndSwap(old, fresh) {

@@ -37,11 +37,13 @@ type flight struct {
 	seq uint64
 	// in says whether the record is in a Dist already. If not, each tally
 	// of held was copied before the record stored to it.
-	in   bool
-	held []heldTally
+	in bool
 	// idle counts the Intervals that found the record in and still the
 	// writer's last.
-	idle int
+	idle uint32
+	held []heldTally
+	// round is the Collector's round that last took the writer's tally.
+	round uint64
 	// seen is seq as the reader loaded it before it last took the
 	// writer's tally: where seq still has this value, no record has
 	// reached the tally since.
