@@ -270,3 +270,38 @@ func BenchmarkIntervalEvery100ms(b *testing.B) {
 	b.ReportMetric(float64(percentile(took, 0.99).Nanoseconds())/1e3, "p99-µs")
 	b.ReportMetric(float64(percentile(took, 1).Nanoseconds())/1e3, "max-µs")
 }
+
+// BenchmarkRecorderNew makes a Recorder, records into it and closes or
+// drops it, as a service that takes one a request does: with 3 spans, which
+// its Histogram's locks take (handover.SpillSpans), and with 100, past
+// which it takes a tally of its own (and, dropped, a cleanup the garbage
+// collector runs).
+func BenchmarkRecorderNew(b *testing.B) {
+	for _, n := range []int{3, 100} {
+		for _, closed := range []bool{true, false} {
+			name := fmt.Sprintf("spans=%d/dropped", n)
+			if closed {
+				name = fmt.Sprintf("spans=%d/closed", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				h := counter.NewHistogram()
+				var s counter.Snapshot
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					r := h.Recorder()
+					for k := range n {
+						r.Record(spans[(i+k)&1023])
+					}
+					if closed {
+						r.Close()
+					}
+					if i++; i%4096 == 0 {
+						h.Interval(&s)
+					}
+				}
+				h.Interval(&s)
+			})
+		}
+	}
+}

@@ -3,6 +3,7 @@ package counter
 import (
 	"math"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 	"unsafe"
@@ -136,6 +137,47 @@ func TestMemoryFormula(t *testing.T) {
 			}
 			runtime.KeepAlive(rs)
 		}
+	}
+	runtime.KeepAlive(rs)
+}
+
+// TestFamilyMemory measures the family: 200 label sets, each with
+// 8 Recorders whose spans cover three decades, read by the Family's
+// Interval: at most 32 MB in all.
+func TestFamilyMemory(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector's allocations are not the program's")
+	}
+	const sets, writers = 200, 8
+	spans := make([]Tickdelta, 1000)
+	for k := range spans {
+		spans[k] = Tickdelta(1000 * math.Pow(1000, float64(k)/float64(len(spans)-1)))
+	}
+	h0 := heapNow()
+	f, err := NewFamily([]string{"route", "status"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []*Recorder
+	for i := range sets {
+		h := f.With("/route/"+strconv.Itoa(i), "200")
+		for range writers {
+			r := h.Recorder()
+			for _, d := range spans {
+				r.Record(d)
+			}
+			rs = append(rs, r)
+		}
+	}
+	var n uint64
+	f.Interval(func(_ []string, s *Snapshot) { n += s.Count() })
+	if n != sets*writers*uint64(len(spans)) {
+		t.Fatalf("the Family's Interval holds %d spans; want %d", n, sets*writers*len(spans))
+	}
+	all := heapNow() - h0
+	t.Logf("%d sets × %d Recorders over three decades: %.1f MB after an Interval (%d bytes a Recorder)", sets, writers, float64(all)/(1<<20), int(all)/(sets*writers))
+	if all > 32<<20 {
+		t.Errorf("the family holds %d bytes; want at most 32 MB", all)
 	}
 	runtime.KeepAlive(rs)
 }

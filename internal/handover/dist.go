@@ -212,25 +212,21 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 	s.hi += hi + carry
 }
 
-// addTally adds a tally's spans. The tally is complete, or a copy of one.
+// addTally adds a tally's spans. The tally is complete, or a copy of one:
+// its counts lie in the buckets of its minimum to its maximum, which bound
+// the walk.
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
-		first, last := -1, -1
-		for j, c := range t.counts {
-			if c != 0 {
-				if first < 0 {
-					first = j
-				}
-				last = j
-			}
-		}
+		from, to := t.window()
+		from = max(from, BucketOf(uint64(max(t.min, 0))))
+		to = min(to, BucketOf(uint64(t.max))+1)
 		var n uint64
-		if first >= 0 {
-			s.cover(t.off+uint64(first), t.off+uint64(last)+1)
-			d := int(t.off) - int(s.off)
-			for j, c := range t.counts[first : last+1] {
+		if from < to {
+			s.cover(from, to)
+			d := int(from) - int(s.off)
+			for j, c := range t.counts[from-t.off : to-t.off] {
 				if c != 0 {
-					s.addAt(d+first+j, uint64(c))
+					s.addAt(d+j, uint64(c))
 					n += uint64(c)
 				}
 			}

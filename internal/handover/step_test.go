@@ -103,7 +103,9 @@ var stepCases = []stepCase{
 // writer's tally to 2³²−1, as that many spans would.
 func fillBucketOf(d int64) func(*Writer) int {
 	return func(w *Writer) int {
-		*w.cur.Load().of(KindSpan, d) = math.MaxUint32
+		t := w.cur.Load()
+		*t.of(KindSpan, d) = math.MaxUint32
+		t.min, t.max = min(t.min, d), max(t.max, d) // as the spans would
 		return int(BucketOf(uint64(d)))
 	}
 }

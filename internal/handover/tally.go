@@ -96,17 +96,21 @@ func newTally(from, to uint64) *Tally {
 	return t
 }
 
-// fit gives t, which is empty and not installed, the window [from, to),
-// in its storage where that has room and not four times too much.
+// fit gives t, which is empty and not installed, a window that holds
+// [from, to): in its storage where that has room, as wide as the storage
+// and centred on [from, to), so that a tally that once held a wider range
+// takes a writer's spans around these without widening.
 func (t *Tally) fit(from, to uint64) {
 	t.plan = 0
-	n := int(to - from)
-	if c := cap(t.counts); c < n || c > 4*n+4*grain {
+	n := to - from
+	c := uint64(cap(t.counts))
+	if c < n {
 		t.counts = make([]uint32, n)
-	} else {
-		t.counts = t.counts[:n] // zero: reset cleared the window
+		t.off = from
+		return
 	}
-	t.off = from
+	t.counts = t.counts[:c] // zero: reset cleared the window
+	t.off = min(from-min(from, (c-n)/2), NumBuckets-c)
 }
 
 // load copies t into dst with atomic loads, as its writer may store to it
