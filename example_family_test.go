@@ -45,3 +45,23 @@ func ExampleFamily() {
 	// method=POST route=/users status=201 1 span: mean 5µs, p50 5µs, p90 5µs, p99 5µs, p99.9 5µs, max 5µs
 	// overflow 2 spans: mean 600ns, p50 300ns, p90 900ns, p99 900ns, p99.9 900ns, max 900ns
 }
+
+// A family's series from a handler, and a reporter that reads them all, as
+// the README shows.
+func ExampleFamily_With() {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
+	f, err := counter.NewFamily([]string{"method", "route"}, 0) // 2000 series at most
+	if err != nil {
+		log.Fatal(err)
+	}
+	// In a handler: no allocation once the series exists.
+	start := c.Now()
+	f.With("GET", "/users").Record(c.Now().Sub(start))
+	// In the reporter.
+	f.Interval(func(values []string, s *counter.Snapshot) {
+		log.Print(values, s.Summary(c.Rate()))
+	})
+}
