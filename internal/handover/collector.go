@@ -25,9 +25,8 @@ type Collector struct {
 	// in a Dist already, may still write: they count against the spares
 	// kept (putSpare).
 	heldIn atomic.Int64
-	// copied is the tally Interval copies a writer's into; scan, taken and
-	// retiring are its lists, kept to allocate nothing.
-	copied   Tally
+	// scan, taken and retiring are Interval's lists, kept to allocate
+	// nothing.
 	scan     []*Writer
 	taken    []taken
 	retiring []*Writer
@@ -377,7 +376,8 @@ func (c *Collector) collect(w *Writer, old *Tally, dst *Dist) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, c, dst)
-	cp := c.copied.load(old)
+	cp := copies.Get().(*Tally).load(old)
+	defer copies.Put(cp)
 	j, ok := readJournal(w, s)
 	switch {
 	case !ok:
@@ -415,9 +415,14 @@ func (c *Collector) collectPrev(old *Tally, dst *Dist) {
 	old.prev = nil
 }
 
+// copies are the tallies Interval copies a writer's into, shared by every
+// Collector of the process: one a Collector would hold a window's counts
+// for each series of a Family.
+var copies = sync.Pool{New: func() any { return new(Tally) }}
+
 // minSpares is how many spare tallies of each kind a Collector keeps at
 // least, where it has as many writers.
-const minSpares = 8
+const minSpares = 2
 
 // spares returns how many spare tallies of each kind c keeps: one for each
 // writer whose tally the last Interval took (at least minSpares), as many
