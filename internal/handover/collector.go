@@ -187,6 +187,9 @@ func (c *Collector) putSpare(t *Tally) {
 	}
 	c.mu.Lock()
 	keep := len(*list) < c.spares()
+	if list == &c.bare {
+		keep = len(*list) < min(max(c.busy, minSpares), len(c.writers))
+	}
 	c.mu.Unlock()
 	if !keep {
 		return
@@ -422,7 +425,7 @@ var copies = sync.Pool{New: func() any { return new(Tally) }}
 
 // minSpares is how many spare tallies of each kind a Collector keeps at
 // least, where it has as many writers.
-const minSpares = 2
+const minSpares = 4
 
 // spares returns how many spare tallies of each kind c keeps: one for each
 // writer whose tally the last Interval took (at least minSpares), as many
@@ -443,12 +446,9 @@ func (c *Collector) spares() int {
 func (c *Collector) trimSpares(busy int) {
 	c.mu.Lock()
 	c.busy = busy
-	n := c.spares()
-	for _, list := range [...]*[]*Tally{&c.spare, &c.bare} {
-		if n < len(*list) {
-			clear((*list)[n:])
-			*list = shrunk((*list)[:n], n)
-		}
+	if n := c.spares(); n < len(c.spare) {
+		clear(c.spare[n:])
+		c.spare = shrunk(c.spare[:n], n)
 	}
 	c.mu.Unlock()
 }

@@ -101,9 +101,11 @@
 // A tally counts a window of buckets (Tally), so a writer holds what its
 // spans cover, and a Dist likewise. The reader installs a bare tally in
 // place of the one it takes, which the writer's next span fills (slow puts
-// a tally of the window the bare one stands for in front of it), and lets
-// go the tally an idle writer's last record may still write after two
-// Intervals (flight.idled). A writer made by NewWriter gives its first
+// a tally of the window the bare one stands for in front of it, having
+// first looked at its own last record as the next Interval would, where
+// no Interval runs, so that the tally held aside for it is a spare again),
+// and lets go the tally an idle writer's last record may still write after
+// two Intervals (flight.idled). A writer made by NewWriter gives its first
 // SpillSpans records to the Collector's spill, where it has one (a
 // Histogram's locked shards), so that a writer that records a few spans
 // and is dropped takes no tally and no place on the list. Close never

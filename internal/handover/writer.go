@@ -119,6 +119,15 @@ func (w *Writer) slow(d int64, k Kind) {
 			}
 			w.c.attach(w, k, d)
 		default:
+			if full.plan > 0 && w.c.interval.TryLock() {
+				// The first span after an Interval: the records before
+				// this one have ended, so the tally the last of them may
+				// have written, which the Interval held aside, is a spare
+				// again, for the fill below. (The next Interval would find
+				// as much; the writer does not wait for one that runs.)
+				w.c.look(w, &w.c.pending)
+				w.c.interval.Unlock()
+			}
 			from, to := full.window()
 			if p := placeOf(k, d); p >= 0 && (uint64(p) < from || uint64(p) >= to) {
 				from, to = widen(from, to, uint64(p))
