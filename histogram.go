@@ -212,8 +212,13 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // instead, as runtime.ReadMemStats does, from then on. It never panics for
 // a refused barrier. BENCHMARKS.md gives both costs.
 //
-// Interval may be called from any goroutine, and calls to it take turns. It
-// does not allocate once the Histogram has a spare tally for each writer.
+// Interval may be called from any goroutine, and calls to it take turns.
+// Its work is a look at each writer, and for each that recorded since the
+// last Interval or was closed meanwhile a walk of its tally's spans'
+// buckets; at most one barrier. It allocates only to widen dst's window
+// (see [Snapshot]) or to make a tally where the Histogram has no spare for
+// a writer that recorded in both of the last two Intervals: in a steady
+// state, nothing.
 func (h *Histogram) Interval(dst *Snapshot) {
 	h.forgetOwners()
 	h.c.Interval(&dst.d)
