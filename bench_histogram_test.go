@@ -178,24 +178,7 @@ func BenchmarkIntervalOf64(b *testing.B) {
 			}
 			var s counter.Snapshot
 			h.Interval(&s)
-			stop := make(chan struct{})
-			var wg sync.WaitGroup
-			for w := range writers {
-				wg.Go(func() {
-					r := h.Recorder()
-					defer r.Close()
-					for i := w; ; i++ {
-						if i&1023 == 0 {
-							select {
-							case <-stop:
-								return
-							default:
-							}
-						}
-						r.Record(spans[i&1023])
-					}
-				})
-			}
+			stop := recordFlatOut(h, writers)
 			took := make([]time.Duration, 0, 1<<16)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -205,8 +188,7 @@ func BenchmarkIntervalOf64(b *testing.B) {
 					took = append(took, time.Since(t0))
 				}
 			}
-			close(stop)
-			wg.Wait()
+			stop()
 			b.ReportMetric(float64(percentile(took, 0.5).Nanoseconds())/1e3, "p50-µs")
 			b.ReportMetric(float64(percentile(took, 0.99).Nanoseconds())/1e3, "p99-µs")
 		})
@@ -238,24 +220,7 @@ func BenchmarkIntervalEvery100ms(b *testing.B) {
 	}
 	var s counter.Snapshot
 	h.Interval(&s)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for w := range 2 {
-		wg.Go(func() {
-			r := h.Recorder()
-			defer r.Close()
-			for i := w; ; i++ {
-				if i&1023 == 0 {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-				}
-				r.Record(spans[i&1023])
-			}
-		})
-	}
+	stop := recordFlatOut(h, 2)
 	var took []time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
@@ -264,8 +229,7 @@ func BenchmarkIntervalEvery100ms(b *testing.B) {
 		h.Interval(&s)
 		took = append(took, time.Since(t0))
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 	b.ReportMetric(float64(percentile(took, 0.5).Nanoseconds())/1e3, "p50-µs")
 	b.ReportMetric(float64(percentile(took, 0.99).Nanoseconds())/1e3, "p99-µs")
 	b.ReportMetric(float64(percentile(took, 1).Nanoseconds())/1e3, "max-µs")
@@ -304,4 +268,29 @@ func BenchmarkRecorderNew(b *testing.B) {
 			})
 		}
 	}
+}
+
+// recordFlatOut starts n goroutines that each record the spans into a
+// Recorder of h of their own, flat out, until the function it returns is
+// called, which waits for them to close their Recorders.
+func recordFlatOut(h *counter.Histogram, n int) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() {
+			r := h.Recorder()
+			defer r.Close()
+			for i := w; ; i++ {
+				if i&1023 == 0 {
+					select {
+					case <-done:
+						return
+					default:
+					}
+				}
+				r.Record(spans[i&1023])
+			}
+		})
+	}
+	return func() { close(done); wg.Wait() }
 }
