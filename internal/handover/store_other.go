@@ -17,3 +17,7 @@ const PlainStores = false
 func store64(p *uint64, v uint64) { atomic.StoreUint64(p, v) }
 func store32(p *uint32, v uint32) { atomic.StoreUint32(p, v) }
 func storeInt(p *int64, v int64)  { atomic.StoreInt64(p, v) }
+
+// Release stores 0 to *p, a lock word its caller holds, giving the lock
+// up, with an atomic store.
+func Release(p *uint32) { atomic.StoreUint32(p, 0) }
