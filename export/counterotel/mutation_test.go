@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// A mutation is one change to buckets.go or producer.go that breaks a rule
-// of the package doc or of the code's comments, which some test must catch.
+// A mutation is one change to buckets.go, series.go or producer.go that
+// breaks a rule of the package doc or of the code's comments, which some
+// test must catch.
 type mutation struct {
 	name, file string
 	old, new   string // old occurs once in file
@@ -42,10 +43,10 @@ var mutations = []mutation{
 		"export.BucketValues(b, least, most)", "export.BucketValues(b, least+1, most)"},
 	{"counts copied to the first bucket", "buckets.go",
 		"copy(counts[t.offset-lo:], t.counts)", "copy(counts, t.counts)"},
-	{"a delta Produce leaves the cumulative counts current", "producer.go",
-		"r.behind = true", "r.behind = false"},
-	{"the cumulative counts are the Interval's", "producer.go",
-		"t.add(&p.scratch, &p.layout, r.rate)\n", "t.reset(&p.layout)\n\t\tt.add(&p.scratch, &p.layout, r.rate)\n"},
+	{"a delta Produce leaves the cumulative counts current", "series.go",
+		"sr.behind = true", "sr.behind = false"},
+	{"the cumulative counts are the Interval's", "series.go",
+		"t.add(in, &p.layout, rate)\n", "t.reset(&p.layout)\n\t\tt.add(in, &p.layout, rate)\n"},
 }
 
 // TestMutations builds the package with each mutation, through go test's
@@ -54,7 +55,7 @@ var mutations = []mutation{
 // so it runs only where COUNTER_MUTATE is set, as for internal/handover.
 func TestMutations(t *testing.T) {
 	if os.Getenv("COUNTER_MUTATE") == "" {
-		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of buckets.go and producer.go")
+		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of buckets.go, series.go and producer.go")
 	}
 	dir := t.TempDir()
 	run := func(replace map[string]string) (string, bool) {
