@@ -80,9 +80,11 @@ var (
 	ErrNilSource = export.ErrNilSource
 
 	// ErrDuplicate is the refusal of a name and set of attributes already
-	// registered, or of a name that one of the metrics of another
-	// registration already has: name+".negative" and name+".migrated" are
-	// taken by each registration of name.
+	// registered, of a registration whose points could have the name and
+	// attributes of a registered Family's points, or the reverse (the
+	// package doc's section on families says which), or of a name that one
+	// of the metrics of another registration already has: name+".negative"
+	// and name+".migrated" are taken by each registration of name.
 	ErrDuplicate = errors.New("counterotel: already registered")
 )
 
@@ -123,11 +125,13 @@ type key struct {
 }
 
 // A registration is one Source, exported as one data point of each of its
-// group's metrics.
+// group's metrics, or one Family, exported as a data point of each for
+// each of its series.
 type registration struct {
-	src  export.Source
 	rate counter.TickRate
-	one  *series
+	src  export.Source // Register's; nil for a Family
+	one  *series       // src's points
+	fam  *familyReg    // RegisterFamily's; nil for a Source
 }
 
 // An Option changes how [NewProducer] makes a Producer.
@@ -237,7 +241,9 @@ func (p *Producer) init() {
 // attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
 // be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
 // ([export.ErrZeroRate]), and a name and set of attributes registered
-// before, or a name another registration's sums have ([ErrDuplicate]).
+// before, or that a point of a registered Family could have (a
+// [*FamilyError]), or a name another registration's sums have
+// ([ErrDuplicate]).
 //
 // From Register on, only the Producer should call src's Interval (see the
 // package doc).
@@ -270,6 +276,16 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 	}
 	if err := p.clash(name); err != nil {
 		return err
+	}
+	if g := p.byName[name]; g != nil {
+		for _, r := range g.regs {
+			if r.fam == nil {
+				continue
+			}
+			if err := overlap(name, []pattern{single(set)}, r.fam); err != nil {
+				return err
+			}
+		}
 	}
 	g := p.group(name)
 	g.regs = append(g.regs, &registration{src: src, rate: rate, one: p.newSeries(set, time.Now())})
@@ -341,12 +357,14 @@ func (p *Producer) clash(name string) error {
 	return nil
 }
 
-// Produce takes the spans each registered Source recorded since the
-// previous Produce and returns the Producer's metrics, as the package doc
-// describes them, in one ScopeMetrics of scope [ScopeName]: for each name,
-// in the order of its first Register, its histogram, then its sum of
-// negative spans, then of migrated ones, each with a point for each
-// registration of the name, in the order of Register. It returns nothing
+// Produce takes the spans each registered Source or Family recorded since
+// the previous Produce and returns the Producer's metrics, as the package
+// doc describes them, in one ScopeMetrics of scope [ScopeName]: for each
+// name, in the order of its first registration, its histogram, then its
+// sum of negative spans, then of migrated ones, each with a point for each
+// registration of the name, in the order of registration, or for a
+// Family's, one for each of its series, in the order the Family made them
+// and its overflow series last. It returns nothing
 // where nothing is registered, and the error where an option of
 // [NewProducer] was wrong ([ErrInvalidOption]). What it returns is the
 // caller's: no later Produce changes it.
@@ -377,9 +395,15 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	// two, the negative's and the migrated's, with their capacities, so
 	// that an append past the count made here moves its points elsewhere
 	// rather than onto the others.
-	n := 0
+	n := 0 // as many as there are series now, unless a Family makes more
 	for _, g := range p.groups {
-		n += len(g.regs)
+		for _, r := range g.regs {
+			if r.fam != nil {
+				n += r.fam.f.Len()
+			} else {
+				n++
+			}
+		}
 	}
 	sums := make([]metricdata.DataPoint[int64], 2*n)
 	b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)
@@ -388,6 +412,10 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	for _, g := range p.groups {
 		from := len(b.hists)
 		for _, r := range g.regs {
+			if r.fam != nil {
+				p.takeFamily(&b, r)
+				continue
+			}
 			r.src.Interval(&p.scratch)
 			p.take(&b, r.one, &p.scratch, r.rate, time.Now())
 		}
