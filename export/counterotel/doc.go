@@ -141,10 +141,12 @@
 // overflow series last. A series' points start at the time of the Produce
 // before the first that saw it, or of RegisterFamily where none did: that
 // is the StartTime of all its cumulative points and of its first delta
-// point, for its spans were all recorded after it. A Produce takes the
-// spans of every series of a Family with one [counter.Family.Interval],
-// which passes one memory barrier for them all, and gives their points
-// one Time, read after it.
+// point. A series the previous Produce did not see was made after it took
+// the family's spans, and so holds none from before it; as with Register,
+// spans recorded before RegisterFamily are in the first Produce. A
+// Produce takes the spans of every series of a Family with one
+// [counter.Family.Interval], which passes one memory barrier for them all,
+// and gives their points one Time, read after it.
 //
 // No two points of a metric may have the same attributes, and a family's
 // points have attributes of any value: so RegisterFamily and Register

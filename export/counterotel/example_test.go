@@ -107,10 +107,10 @@ func ExampleProducer_RegisterFamily() {
 	hist := rm.ScopeMetrics[0].Metrics[0].Data.(metricdata.ExponentialHistogram[float64])
 	for _, dp := range hist.DataPoints {
 		sum := time.Duration(math.Round(dp.Sum * float64(time.Second)))
-		fmt.Printf("{%s}: %d spans, %v\n", dp.Attributes.Encoded(attribute.DefaultEncoder()), dp.Count, sum)
+		fmt.Printf("{%s}: count %d, sum %v\n", dp.Attributes.Encoded(attribute.DefaultEncoder()), dp.Count, sum)
 	}
 	// Output:
-	// {method=GET,route=/users,service=api}: 2 spans, 2.7µs
-	// {method=POST,route=/users,service=api}: 1 spans, 5µs
-	// {otel.metric.overflow=true,service=api}: 2 spans, 1.2µs
+	// {method=GET,route=/users,service=api}: count 2, sum 2.7µs
+	// {method=POST,route=/users,service=api}: count 1, sum 5µs
+	// {otel.metric.overflow=true,service=api}: count 2, sum 1.2µs
 }
