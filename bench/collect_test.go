@@ -334,3 +334,102 @@ func BenchmarkMemorySeries(b *testing.B) {
 		})
 	})
 }
+
+// familySets is how many sets of label values BenchmarkExportOTelFamily
+// records into, each a series of its own on both sides.
+const familySets = 200
+
+// BenchmarkExportOTelFamily collects a metric of familySets series, each
+// holding the spans of wideSpans' spread and taking 128 new ones between
+// two collections (recorded with the timer stopped): counterotel's Producer
+// with one RegisterFamily of a counter.Family, against the OpenTelemetry
+// SDK's own exponential histogram recorded with familySets attribute sets,
+// both of at most 160 buckets a point, cumulative. Each op is one collect
+// of every series.
+//
+//	go test -run '^$' -bench ExportOTelFamily -count 10 -benchmem
+func BenchmarkExportOTelFamily(b *testing.B) {
+	values := make([]string, familySets)
+	for k := range values {
+		values[k] = fmt.Sprintf("/route/%d", k)
+	}
+	// run fills each series with 1,024 spans, then collects once an op,
+	// after record has taken 128 new spans into each.
+	run := func(b *testing.B, record func(k int, d counter.Tickdelta), collect func(b *testing.B) int) {
+		for k := range familySets {
+			for _, d := range wideSpans[k%16*1024:][:1024] {
+				record(k, d)
+			}
+		}
+		collect(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			for k := range familySets {
+				for _, d := range wideSpans[(i+k)%128*128:][:128] {
+					record(k, d)
+				}
+			}
+			b.StartTimer()
+			collect(b)
+		}
+		b.ReportMetric(float64(collect(b)), "buckets")
+	}
+	b.Run("counterotel", func(b *testing.B) {
+		f, err := counter.NewFamily([]string{"route"}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		series := make([]*counter.Histogram, familySets)
+		for k, v := range values {
+			series[k] = f.With(v)
+		}
+		p := counterotel.NewProducer()
+		if err := p.RegisterFamily("span", f, gigahertz); err != nil {
+			b.Fatal(err)
+		}
+		reader := metric.NewManualReader(metric.WithProducer(p))
+		mp := metric.NewMeterProvider(metric.WithReader(reader))
+		defer func() { _ = mp.Shutdown(context.Background()) }()
+		var rm metricdata.ResourceMetrics
+		run(b, func(k int, d counter.Tickdelta) { series[k].Record(d) },
+			func(b *testing.B) int { return collectFamily(b, reader, &rm) })
+	})
+	b.Run("otel", func(b *testing.B) {
+		reader := metric.NewManualReader()
+		h := otelHistogram(b, reader, counterotel.DefaultMaxSize, 20)
+		opts := make([]otelmetric.RecordOption, familySets)
+		for k, v := range values {
+			opts[k] = otelmetric.WithAttributeSet(attribute.NewSet(attribute.String("route", v)))
+		}
+		ctx := context.Background()
+		var rm metricdata.ResourceMetrics
+		run(b, func(k int, d counter.Tickdelta) { h.Record(ctx, export.Seconds(d, gigahertz), opts[k]) },
+			func(b *testing.B) int { return collectFamily(b, reader, &rm) })
+	})
+}
+
+// collectFamily collects reader into rm and returns the positive buckets
+// of all the points of the histogram "span", which must be familySets.
+func collectFamily(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetrics) int {
+	if err := reader.Collect(context.Background(), rm); err != nil {
+		b.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if eh, ok := m.Data.(metricdata.ExponentialHistogram[float64]); ok && m.Name == "span" {
+				if len(eh.DataPoints) != familySets {
+					b.Fatalf("%d points, want %d", len(eh.DataPoints), familySets)
+				}
+				n := 0
+				for _, dp := range eh.DataPoints {
+					n += len(dp.PositiveBucket.Counts)
+				}
+				return n
+			}
+		}
+	}
+	b.Fatal("no histogram collected")
+	return 0
+}

@@ -8,7 +8,8 @@
 // Each name given to [Producer.Register] is one metric, an exponential
 // histogram of float64 seconds (unit "s"), with one data point for each
 // registration of that name, told apart by its attributes, and the
-// description [Producer.Describe] gives it. A data point
+// description [Producer.Describe] gives it ([Producer.RegisterFamily] adds
+// a point for each series of a [counter.Family]: see Families). A data point
 // holds the spans of its registration's [export.Source]: Count and Min and
 // Max exactly as the [counter.Snapshot] has them (Min and Max converted
 // with [export.Seconds], and left undefined where the point holds no span),
@@ -120,11 +121,58 @@
 //
 // Spans a Source had recorded before Register are in the first Produce.
 //
+// # Families
+//
+// [Producer.RegisterFamily] registers a [counter.Family]: each of its
+// series is a data point of the metric name, and of the sums beside it,
+// as one registration of a Source is, with the registration's attributes
+// and a string attribute for each of the family's labels, whose key is
+// the label's name and whose value is the series' value. The family's
+// overflow series, which takes the sets of values past its limit, is the
+// point with the registration's attributes and otel.metric.overflow=true,
+// the attribute the OpenTelemetry SDK gives its own overflow point, and no
+// label's attribute. (The SDK's point has that attribute alone: all its
+// attributes are those of measurements, as the labels are here.)
+//
+// A Family keeps its series for its life, and so does the Producer: each
+// series is reported by every Produce from the first that sees it, with a
+// total, a Scale and a start of its own, as one registration is, and its
+// points follow the family's series in the order it made them, the
+// overflow series last. A series' points start at the time of the Produce
+// before the first that saw it, or of RegisterFamily where none did: that
+// is the StartTime of all its cumulative points and of its first delta
+// point. A series the previous Produce did not see was made after it took
+// the family's spans, and so holds none from before it; as with Register,
+// spans recorded before RegisterFamily are in the first Produce. A
+// Produce takes the spans of every series of a Family with one
+// [counter.Family.Interval], which passes one memory barrier for them all,
+// and gives their points one Time, read after it.
+//
+// No two points of a metric may have the same attributes, and a family's
+// points have attributes of any value: so RegisterFamily and Register
+// refuse a registration with [ErrDuplicate], in a [*FamilyError], where a
+// point of it and a point of a registered family of the same name could
+// have the same attributes, whether or not the family has that series
+// yet. So a family of the label route, with the attribute service=api, is
+// refused beside a registration with the attributes service=api and
+// route="/users", or service=api and otel.metric.overflow=true, and beside
+// another family with the same attribute and any labels (their overflow
+// points would be alike), or with no attribute and the labels service and
+// route; it is taken beside one with service=web, or beside a registration
+// with service=api and route=42, an integer. Two families of one name
+// need attributes that differ.
+//
+// The section above holds for a Family as for a Source: from
+// RegisterFamily on, only the Producer should call the Family's Interval
+// or that of any of its series.
+//
 // # Cost
 //
-// A Produce costs, for each registration, one Interval of its Source, one
-// [counter.Snapshot.Merge] into its total (none where the Interval is
-// empty), and, for its histogram point, work in proportion to the
+// A Produce costs, for each registration, one Interval of its Source (for
+// a Family, one Family.Interval for all its series, each of which then
+// costs as a registration does), one [counter.Snapshot.Merge] into its
+// total (none where the Interval is empty), and, for its histogram point,
+// work in proportion to the
 // Interval's buckets and to the point's, and not to those of the total: a
 // registration keeps its cumulative point's counts of every bucket of its
 // total but the first and the last, at most the maximum size of them, and
@@ -136,12 +184,15 @@
 // It allocates what it returns, and nothing a later Produce changes: per
 // Produce the slice of ScopeMetrics, of metrics, and of the points of each
 // kind; per name the data of its three metrics; per point with a positive
-// span its counts, 8 bytes a bucket. The SDK lets a reader's caller hand
+// span its counts, 8 bytes a bucket; and the first Produce that sees a
+// family's series makes what the Producer keeps of it and its attributes.
+// The SDK lets a reader's caller hand
 // the same ResourceMetrics to each Collect, for the SDK's own instruments
 // to fill again, but a Producer is not handed it, and the caller may keep
-// what a Collect returned. Each registration keeps a Snapshot for its
-// total, whose memory follows the range of its spans ([counter.Snapshot]),
-// its cumulative point's counts, and the Producer one Snapshot more for the
-// Intervals. Produce and Register may be called from
-// any goroutine; they take turns.
+// what a Collect returned. Each registration, and each series of a
+// family, keeps a Snapshot for its total, whose memory follows the range
+// of its spans ([counter.Snapshot]), and its cumulative point's counts,
+// and the Producer one Snapshot more for the Intervals of Sources (a
+// Family has its own). Produce, Register and RegisterFamily may be called
+// from any goroutine; they take turns.
 package counterotel

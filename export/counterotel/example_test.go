@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"math"
+	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -65,4 +68,49 @@ func Example_oTLP() {
 	}
 	mp := metric.NewMeterProvider(metric.WithReader(metric.NewPeriodicReader(exp, metric.WithProducer(p))))
 	defer mp.Shutdown(ctx)
+}
+
+// Export each series of a Family as a point of one metric: the labels
+// become attributes beside the registration's own, and the overflow
+// series, which takes the sets of values past the family's limit (3 here,
+// to show it), is the point the OpenTelemetry SDK marks with
+// otel.metric.overflow=true. The spans are made up, in ticks of a 1 GHz
+// counter; a service records c.Now().Sub(start) and converts at c.Rate().
+func ExampleProducer_RegisterFamily() {
+	f, err := counter.NewFamily([]string{"method", "route"}, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rate, err := counter.NewTickRate(1_000_000_000)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := counterotel.NewProducer()
+	if err := p.RegisterFamily("request.duration", f, rate, attribute.String("service", "api")); err != nil {
+		log.Fatal(err)
+	}
+	reader := metric.NewManualReader(metric.WithProducer(p))
+	mp := metric.NewMeterProvider(metric.WithReader(reader))
+	defer mp.Shutdown(context.Background())
+
+	// The handlers, from any goroutine.
+	f.With("GET", "/users").Record(1200)
+	f.With("GET", "/users").Record(1500)
+	f.With("POST", "/users").Record(5000)
+	f.With("GET", "/orders").Record(300)   // past the limit
+	f.With("DELETE", "/users").Record(900) // past the limit
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		log.Fatal(err)
+	}
+	hist := rm.ScopeMetrics[0].Metrics[0].Data.(metricdata.ExponentialHistogram[float64])
+	for _, dp := range hist.DataPoints {
+		sum := time.Duration(math.Round(dp.Sum * float64(time.Second)))
+		fmt.Printf("{%s}: count %d, sum %v\n", dp.Attributes.Encoded(attribute.DefaultEncoder()), dp.Count, sum)
+	}
+	// Output:
+	// {method=GET,route=/users,service=api}: count 2, sum 2.7µs
+	// {method=POST,route=/users,service=api}: count 1, sum 5µs
+	// {otel.metric.overflow=true,service=api}: count 2, sum 1.2µs
 }

@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// A mutation is one change to buckets.go or producer.go that breaks a rule
-// of the package doc or of the code's comments, which some test must catch.
+// A mutation is one change to buckets.go, series.go, family.go or
+// producer.go that breaks a rule of the package doc or of the code's
+// comments, which some test must catch.
 type mutation struct {
 	name, file string
 	old, new   string // old occurs once in file
@@ -42,10 +43,22 @@ var mutations = []mutation{
 		"export.BucketValues(b, least, most)", "export.BucketValues(b, least+1, most)"},
 	{"counts copied to the first bucket", "buckets.go",
 		"copy(counts[t.offset-lo:], t.counts)", "copy(counts, t.counts)"},
-	{"a delta Produce leaves the cumulative counts current", "producer.go",
-		"r.behind = true", "r.behind = false"},
-	{"the cumulative counts are the Interval's", "producer.go",
-		"t.add(&p.scratch, &p.layout, r.rate)\n", "t.reset(&p.layout)\n\t\tt.add(&p.scratch, &p.layout, r.rate)\n"},
+	{"a delta Produce leaves the cumulative counts current", "series.go",
+		"sr.behind = true", "sr.behind = false"},
+	{"the cumulative counts are the Interval's", "series.go",
+		"t.add(in, &p.layout, rate)\n", "t.reset(&p.layout)\n\t\tt.add(in, &p.layout, rate)\n"},
+	{"a family's new series starts at the Produce that sees it", "family.go",
+		"p.newSeries(fr.seriesAttrs(values), fr.last)", "p.newSeries(fr.seriesAttrs(values), now)"},
+	{"a family's later series start at its registration", "family.go",
+		"fr.last = now\n", "\n"},
+	{"the overflow point is not marked", "family.go",
+		"p.newSeries(fr.overflowAttrs(), fr.last)", "p.newSeries(fr.attrs, fr.last)"},
+	{"each label's attribute has another label's key", "family.go",
+		"attribute.String(fr.labels[i], v)", "attribute.String(fr.labels[len(values)-1-i], v)"},
+	{"a registration's value of any type may be a series'", "family.go",
+		"kv.Value.Type() != attribute.STRING || ", ""},
+	{"a family's attribute of any type may be another's series'", "family.go",
+		"if v.Type() != attribute.STRING {", "if v.Type() == attribute.EMPTY {"},
 }
 
 // TestMutations builds the package with each mutation, through go test's
@@ -54,7 +67,7 @@ var mutations = []mutation{
 // so it runs only where COUNTER_MUTATE is set, as for internal/handover.
 func TestMutations(t *testing.T) {
 	if os.Getenv("COUNTER_MUTATE") == "" {
-		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of buckets.go and producer.go")
+		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of buckets.go, series.go, family.go and producer.go")
 	}
 	dir := t.TempDir()
 	run := func(replace map[string]string) (string, bool) {
@@ -67,7 +80,7 @@ func TestMutations(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("go", "test", "-count=1", "-overlay", path,
-			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded)$", ".")
+			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors)$", ".")
 		cmd.Env = append(os.Environ(), "COUNTER_MUTATE=")
 		out, err := cmd.CombinedOutput()
 		return string(out), err == nil

@@ -2,9 +2,12 @@ package counterotel_test
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	collectormetricspb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	mpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	"google.golang.org/grpc"
 
@@ -79,7 +83,9 @@ func received(t *testing.T, req *collectormetricspb.ExportMetricsServiceRequest,
 // TestOTLP exports through the real OTLP gRPC exporter to a receiver in
 // the test, in both temporalities, and checks what arrives: every field of
 // the exponential histogram's point against a Snapshot of the spans, bucket
-// by bucket, p50 and p99 read back from its buckets, and the sums beside it.
+// by bucket, p50 and p99 read back from its buckets, and the sums beside it;
+// and beside it the points of a registered Family, two series and the
+// overflow, each with its attributes and its spans.
 func TestOTLP(t *testing.T) {
 	for _, tm := range temporalities {
 		t.Run(tm.name, func(t *testing.T) {
@@ -106,6 +112,21 @@ func TestOTLP(t *testing.T) {
 			if err := p.Register("request.duration", h, rate, attribute.String("route", "/r")); err != nil {
 				t.Fatal(err)
 			}
+			f, err := counter.NewFamily([]string{"method"}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.RegisterFamily("request.duration", f, rate, attribute.String("route", "/f")); err != nil {
+				t.Fatal(err)
+			}
+			// The family's points by their attributes, and the sets of
+			// values each takes: the last two are past the limit.
+			family := map[string][]string{
+				"method=GET,route=/f":                {"GET"},
+				"method=POST,route=/f":               {"POST"},
+				"otel.metric.overflow=true,route=/f": {"PUT", "DELETE"},
+			}
+			familyAll := map[string][]counter.Tickdelta{}
 			rnd := rand.New(rand.NewPCG(11, 11))
 			var all []counter.Tickdelta
 			var start uint64
@@ -114,6 +135,16 @@ func TestOTLP(t *testing.T) {
 				spantest.Record(h, batch)
 				h.Record(-5)
 				all = append(all, batch...)
+				familyBatch := map[string][]counter.Tickdelta{}
+				for _, attrs := range slices.Sorted(maps.Keys(family)) {
+					for _, v := range family[attrs] {
+						spans := spantest.Distributions[(3*c)%len(spantest.Distributions)].Spans(rnd, 1000)
+						spantest.Record(f.With(v), spans)
+						familyBatch[attrs] = append(familyBatch[attrs], spans...)
+						familyAll[attrs] = append(familyAll[attrs], spans...)
+					}
+				}
+				f.With("PUT").Record(-5) // past the limit, once GET and POST have series
 				if err := mp.ForceFlush(ctx); err != nil {
 					t.Fatal(err)
 				}
@@ -126,15 +157,30 @@ func TestOTLP(t *testing.T) {
 
 				m := received(t, req, "request.duration")
 				eh := m.GetExponentialHistogram()
-				if m.GetUnit() != "s" || eh == nil || len(eh.GetDataPoints()) != 1 {
+				if m.GetUnit() != "s" || eh == nil || len(eh.GetDataPoints()) != 1+len(family) {
 					t.Fatalf("received %v", m)
 				}
 				if eh.GetAggregationTemporality() != temporalityPB(tm.want) {
 					t.Errorf("temporality %v, want %v", eh.GetAggregationTemporality(), tm.want)
 				}
 				dp := eh.GetDataPoints()[0]
-				if len(dp.GetAttributes()) != 1 || dp.GetAttributes()[0].GetKey() != "route" || dp.GetAttributes()[0].GetValue().GetStringValue() != "/r" {
-					t.Errorf("attributes %v", dp.GetAttributes())
+				if got := attrsOf(dp.GetAttributes()); got != "route=/r" {
+					t.Errorf("attributes %s", got)
+				}
+				for i, fdp := range eh.GetDataPoints()[1:] {
+					attrs := attrsOf(fdp.GetAttributes())
+					want, ok := familyAll[attrs]
+					if tm.name == "delta" {
+						want = familyBatch[attrs]
+					}
+					if !ok {
+						t.Errorf("family point %d: attributes %s", i, attrs)
+						continue
+					}
+					if fdp.GetTimeUnixNano() != eh.GetDataPoints()[1].GetTimeUnixNano() {
+						t.Errorf("family point %d {%s}: time %d, the first's %d", i, attrs, fdp.GetTimeUnixNano(), eh.GetDataPoints()[1].GetTimeUnixNano())
+					}
+					checkPoint(t, fromProto(fdp), spantest.SnapshotOf(want), want, defaults)
 				}
 				if c == 0 {
 					start = dp.GetStartTimeUnixNano()
@@ -170,9 +216,20 @@ func TestOTLP(t *testing.T) {
 					}
 				}
 
+				// The negative spans: the registration's, and one a
+				// collection in the overflow.
 				neg := received(t, req, "request.duration.negative").GetSum()
-				if neg == nil || !neg.GetIsMonotonic() || len(neg.GetDataPoints()) != 1 || neg.GetDataPoints()[0].GetAsInt() != negative {
-					t.Errorf("request.duration.negative: %v, want %d", neg, negative)
+				if neg == nil || !neg.GetIsMonotonic() || len(neg.GetDataPoints()) != 1+len(family) || neg.GetDataPoints()[0].GetAsInt() != negative {
+					t.Fatalf("request.duration.negative: %v, want %d", neg, negative)
+				}
+				for _, ndp := range neg.GetDataPoints()[1:] {
+					want := int64(0)
+					if attrs := attrsOf(ndp.GetAttributes()); strings.Contains(attrs, "otel.metric.overflow=true") {
+						want = negative
+					}
+					if ndp.GetAsInt() != want {
+						t.Errorf("request.duration.negative {%s}: %d, want %d", attrsOf(ndp.GetAttributes()), ndp.GetAsInt(), want)
+					}
 				}
 				if neg.GetAggregationTemporality() != temporalityPB(tm.want) {
 					t.Errorf("request.duration.negative: temporality %v", neg.GetAggregationTemporality())
@@ -180,6 +237,25 @@ func TestOTLP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// attrsOf returns the attributes as key=value, in the order of their keys,
+// parted by commas: attribute.DefaultEncoder's encoding of their set.
+func attrsOf(kvs []*commonpb.KeyValue) string {
+	var s []string
+	for _, kv := range kvs {
+		v := kv.GetValue()
+		switch v.GetValue().(type) {
+		case *commonpb.AnyValue_StringValue:
+			s = append(s, kv.GetKey()+"="+v.GetStringValue())
+		case *commonpb.AnyValue_BoolValue:
+			s = append(s, kv.GetKey()+"="+strconv.FormatBool(v.GetBoolValue()))
+		default:
+			s = append(s, kv.GetKey()+"=?")
+		}
+	}
+	slices.Sort(s)
+	return strings.Join(s, ",")
 }
 
 // temporalityPB returns OTLP's name of the SDK's temporality.

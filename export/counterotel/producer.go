@@ -80,9 +80,11 @@ var (
 	ErrNilSource = export.ErrNilSource
 
 	// ErrDuplicate is the refusal of a name and set of attributes already
-	// registered, or of a name that one of the metrics of another
-	// registration already has: name+".negative" and name+".migrated" are
-	// taken by each registration of name.
+	// registered, of a registration whose points could have the name and
+	// attributes of a registered Family's points, or the reverse (the
+	// package doc's section on families says which), or of a name that one
+	// of the metrics of another registration already has: name+".negative"
+	// and name+".migrated" are taken by each registration of name.
 	ErrDuplicate = errors.New("counterotel: already registered")
 )
 
@@ -99,9 +101,8 @@ type Producer struct {
 	err               error // the first wrong option
 
 	mu           sync.Mutex
-	families     []*family          // in the order of their first Register
-	points       int                // the registrations of all families
-	byName       map[string]*family // the histograms' names
+	groups       []*group          // in the order of their first Register
+	byName       map[string]*group // the histograms' names
 	registered   map[key]bool
 	descriptions map[string]string
 	scratch      counter.Snapshot // the Interval of one registration
@@ -109,8 +110,8 @@ type Producer struct {
 	delta        tally // the buckets of scratch, for a delta point
 }
 
-// A family is the registrations of one name: one metric of each kind.
-type family struct {
+// A group is the registrations of one name: one metric of each kind.
+type group struct {
 	name               string
 	negative, migrated string // the sums' names
 	negDoc, migDoc     string // and descriptions
@@ -124,19 +125,13 @@ type key struct {
 }
 
 // A registration is one Source, exported as one data point of each of its
-// family's metrics.
+// group's metrics, or one Family, exported as a data point of each for
+// each of its series.
 type registration struct {
-	src   export.Source
-	rate  counter.TickRate
-	attrs attribute.Set
-	start time.Time        // when it was registered
-	last  time.Time        // the previous Produce's time, or start
-	total counter.Snapshot // every span taken since start
-	// cumulative is the buckets of total, but where behind: a delta
-	// Produce took spans without adding them, and the next cumulative one
-	// counts total afresh.
-	cumulative tally
-	behind     bool
+	rate counter.TickRate
+	src  export.Source // Register's; nil for a Family
+	one  *series       // src's points
+	fam  *familyReg    // RegisterFamily's; nil for a Source
 }
 
 // An Option changes how [NewProducer] makes a Producer.
@@ -220,7 +215,7 @@ func (p *Producer) init() {
 	if p.byName != nil {
 		return
 	}
-	p.byName = make(map[string]*family)
+	p.byName = make(map[string]*group)
 	p.registered = make(map[key]bool)
 	p.descriptions = make(map[string]string)
 	if p.temporality == nil {
@@ -246,7 +241,9 @@ func (p *Producer) init() {
 // attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
 // be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
 // ([export.ErrZeroRate]), and a name and set of attributes registered
-// before, or a name another registration's sums have ([ErrDuplicate]).
+// before, or that a point of a registered Family could have (a
+// [*FamilyError]), or a name another registration's sums have
+// ([ErrDuplicate]).
 //
 // From Register on, only the Producer should call src's Interval (see the
 // package doc).
@@ -280,25 +277,37 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 	if err := p.clash(name); err != nil {
 		return err
 	}
-	f := p.byName[name]
-	if f == nil {
-		f = &family{
-			name:     name,
-			negative: name + negativeSuffix,
-			migrated: name + migratedSuffix,
-			negDoc:   "Spans of " + name + " that were negative, their readings crossed; they are not in " + name + ".",
-			migDoc:   "Spans of " + name + " whose thread changed CPU during them; they are not in " + name + ".",
+	if g := p.byName[name]; g != nil {
+		for _, r := range g.regs {
+			if r.fam == nil {
+				continue
+			}
+			if err := overlap(name, []pattern{single(set)}, r.fam); err != nil {
+				return err
+			}
 		}
-		p.byName[name] = f
-		p.families = append(p.families, f)
 	}
-	now := time.Now()
-	r := &registration{src: src, rate: rate, attrs: set, start: now, last: now}
-	r.cumulative.reset(&p.layout)
-	f.regs = append(f.regs, r)
-	p.points++
+	g := p.group(name)
+	g.regs = append(g.regs, &registration{src: src, rate: rate, one: p.newSeries(set, time.Now())})
 	p.registered[k] = true
 	return nil
+}
+
+// group returns the group of name, made where there is none. p.mu is held.
+func (p *Producer) group(name string) *group {
+	if g := p.byName[name]; g != nil {
+		return g
+	}
+	g := &group{
+		name:     name,
+		negative: name + negativeSuffix,
+		migrated: name + migratedSuffix,
+		negDoc:   "Spans of " + name + " that were negative, their readings crossed; they are not in " + name + ".",
+		migDoc:   "Spans of " + name + " whose thread changed CPU during them; they are not in " + name + ".",
+	}
+	p.byName[name] = g
+	p.groups = append(p.groups, g)
+	return g
 }
 
 // Describe sets the description of the histogram name, for the
@@ -348,12 +357,14 @@ func (p *Producer) clash(name string) error {
 	return nil
 }
 
-// Produce takes the spans each registered Source recorded since the
-// previous Produce and returns the Producer's metrics, as the package doc
-// describes them, in one ScopeMetrics of scope [ScopeName]: for each name,
-// in the order of its first Register, its histogram, then its sum of
-// negative spans, then of migrated ones, each with a point for each
-// registration of the name, in the order of Register. It returns nothing
+// Produce takes the spans each registered Source or Family recorded since
+// the previous Produce and returns the Producer's metrics, as the package
+// doc describes them, in one ScopeMetrics of scope [ScopeName]: for each
+// name, in the order of its first registration, its histogram, then its
+// sum of negative spans, then of migrated ones, each with a point for each
+// registration of the name, in the order of registration, or for a
+// Family's, one for each of its series, in the order the Family made them
+// and its overflow series last. It returns nothing
 // where nothing is registered, and the error where an option of
 // [NewProducer] was wrong ([ErrInvalidOption]). What it returns is the
 // caller's: no later Produce changes it.
@@ -373,64 +384,63 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	if err := ctx.Err(); err != nil { // it may have ended while we waited
 		return nil, err
 	}
-	if len(p.families) == 0 {
+	if len(p.groups) == 0 {
 		return nil, nil
 	}
-	histDelta := p.temporality(metric.InstrumentKindHistogram) == metricdata.DeltaTemporality
-	sumDelta := p.temporality(metric.InstrumentKindCounter) == metricdata.DeltaTemporality
-
-	// One slice of each kind of point for all families, cut with its
-	// capacity at each family's end so that no one appends over another's.
-	hists := make([]metricdata.ExponentialHistogramDataPoint[float64], p.points)
-	sums := make([]metricdata.DataPoint[int64], 2*p.points)
-	metrics := make([]metricdata.Metrics, 0, 3*len(p.families))
-	for _, f := range p.families {
-		n := len(f.regs)
-		hist := metricdata.ExponentialHistogram[float64]{
-			DataPoints:  hists[:n:n],
-			Temporality: temporality(histDelta),
+	b := batch{
+		histDelta: p.temporality(metric.InstrumentKindHistogram) == metricdata.DeltaTemporality,
+		sumDelta:  p.temporality(metric.InstrumentKindCounter) == metricdata.DeltaTemporality,
+	}
+	// One slice of each kind of point for all groups; the sums' is cut in
+	// two, the negative's and the migrated's, with their capacities, so
+	// that an append past the count made here moves its points elsewhere
+	// rather than onto the others.
+	n := 0 // as many as there are series now, unless a Family makes more
+	for _, g := range p.groups {
+		for _, r := range g.regs {
+			if r.fam != nil {
+				n += r.fam.f.Len()
+			} else {
+				n++
+			}
 		}
-		negative := metricdata.Sum[int64]{
-			DataPoints:  sums[:n:n],
-			Temporality: temporality(sumDelta),
-			IsMonotonic: true,
-		}
-		migrated := metricdata.Sum[int64]{
-			DataPoints:  sums[n : 2*n : 2*n],
-			Temporality: temporality(sumDelta),
-			IsMonotonic: true,
-		}
-		hists, sums = hists[n:], sums[2*n:]
-		for i, r := range f.regs {
+	}
+	sums := make([]metricdata.DataPoint[int64], 2*n)
+	b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)
+	b.negs, b.migs = sums[:0:n], sums[n:n:2*n]
+	metrics := make([]metricdata.Metrics, 0, 3*len(p.groups))
+	for _, g := range p.groups {
+		from := len(b.hists)
+		for _, r := range g.regs {
+			if r.fam != nil {
+				p.takeFamily(&b, r)
+				continue
+			}
 			r.src.Interval(&p.scratch)
-			now := time.Now()
-			r.total.Merge(&p.scratch) // at once where the Interval is empty
-			p.point(&hist.DataPoints[i], r, histDelta, now)
-			s, start := &r.total, r.start
-			if sumDelta {
-				s, start = &p.scratch, r.last
-			}
-			negative.DataPoints[i] = metricdata.DataPoint[int64]{
-				Attributes: r.attrs, StartTime: start, Time: now, Value: toInt64(s.Negative()),
-			}
-			migrated.DataPoints[i] = metricdata.DataPoint[int64]{
-				Attributes: r.attrs, StartTime: start, Time: now, Value: toInt64(s.Migrated()),
-			}
-			r.last = now
+			p.take(&b, r.one, &p.scratch, r.rate, time.Now())
 		}
+		to := len(b.hists)
 		metrics = append(metrics,
-			metricdata.Metrics{Name: f.name, Description: p.descriptions[f.name], Unit: "s", Data: hist},
 			metricdata.Metrics{
-				Name:        f.negative,
-				Description: f.negDoc,
-				Unit:        "{span}",
-				Data:        negative,
+				Name:        g.name,
+				Description: p.descriptions[g.name],
+				Unit:        "s",
+				Data: metricdata.ExponentialHistogram[float64]{
+					DataPoints:  b.hists[from:to:to],
+					Temporality: temporality(b.histDelta),
+				},
 			},
 			metricdata.Metrics{
-				Name:        f.migrated,
-				Description: f.migDoc,
+				Name:        g.negative,
+				Description: g.negDoc,
 				Unit:        "{span}",
-				Data:        migrated,
+				Data:        metricdata.Sum[int64]{DataPoints: b.negs[from:to:to], Temporality: temporality(b.sumDelta), IsMonotonic: true},
+			},
+			metricdata.Metrics{
+				Name:        g.migrated,
+				Description: g.migDoc,
+				Unit:        "{span}",
+				Data:        metricdata.Sum[int64]{DataPoints: b.migs[from:to:to], Temporality: temporality(b.sumDelta), IsMonotonic: true},
 			},
 		)
 	}
@@ -447,36 +457,4 @@ func temporality(delta bool) metricdata.Temporality {
 // toInt64 returns n, or the largest int64 where n is more.
 func toInt64(n uint64) int64 {
 	return int64(min(n, math.MaxInt64))
-}
-
-// point sets dp to the histogram point of r at now: of the spans of
-// p.scratch, r's latest Interval, where delta, and otherwise of r.total,
-// into which p.scratch is merged. p.mu is held.
-func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], r *registration, delta bool, now time.Time) {
-	s, start, t := &r.total, r.start, &r.cumulative
-	switch {
-	case delta:
-		s, start, t = &p.scratch, r.last, &p.delta
-		t.reset(&p.layout)
-		t.add(s, &p.layout, r.rate)
-		r.behind = true
-	case r.behind:
-		t.reset(&p.layout)
-		t.add(s, &p.layout, r.rate)
-		r.behind = false
-	default:
-		t.add(&p.scratch, &p.layout, r.rate)
-	}
-	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
-		Attributes: r.attrs,
-		StartTime:  start,
-		Time:       now,
-		Count:      s.Count(),
-	}
-	t.point(dp, s.Min(), s.Max(), &p.layout, r.rate)
-	if dp.Count > 0 {
-		dp.Sum = export.SumSeconds(s, r.rate)
-		dp.Min = metricdata.NewExtrema(export.Seconds(s.Min(), r.rate))
-		dp.Max = metricdata.NewExtrema(export.Seconds(s.Max(), r.rate))
-	}
 }

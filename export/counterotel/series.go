@@ -1,0 +1,95 @@
+package counterotel
+
+import (
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+)
+
+// A series is what a Producer keeps of one data point of each of a name's
+// three metrics: the spans taken for it since it began, from a
+// registration's Source or from one series of a registered Family.
+type series struct {
+	attrs attribute.Set
+	start time.Time        // its cumulative points' StartTime
+	last  time.Time        // the previous Produce's time, or start
+	total counter.Snapshot // every span taken since start
+	// cumulative is the buckets of total, but where behind: a delta
+	// Produce took spans without adding them, and the next cumulative one
+	// counts total afresh.
+	cumulative tally
+	behind     bool
+}
+
+// newSeries returns an empty series with the attributes attrs that begins
+// at start. p.mu is held, and p.init was called.
+func (p *Producer) newSeries(attrs attribute.Set, start time.Time) *series {
+	sr := &series{attrs: attrs, start: start, last: start}
+	sr.cumulative.reset(&p.layout)
+	return sr
+}
+
+// A batch is the points one Produce returns, as it appends them, and the
+// temporality of each kind.
+type batch struct {
+	histDelta, sumDelta bool
+	hists               []metricdata.ExponentialHistogramDataPoint[float64]
+	negs, migs          []metricdata.DataPoint[int64]
+}
+
+// take adds in, the spans of sr taken by an Interval before now, in ticks
+// of rate, to sr's total, and appends sr's points at now to b: its
+// histogram point and its sums of negative and migrated spans. in is
+// p.scratch or a Snapshot of the caller's. p.mu is held.
+func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter.TickRate, now time.Time) {
+	sr.total.Merge(in) // at once where the Interval is empty
+	b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{})
+	p.point(&b.hists[len(b.hists)-1], sr, in, rate, b.histDelta, now)
+	s, start := &sr.total, sr.start
+	if b.sumDelta {
+		s, start = in, sr.last
+	}
+	b.negs = append(b.negs, metricdata.DataPoint[int64]{
+		Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(s.Negative()),
+	})
+	b.migs = append(b.migs, metricdata.DataPoint[int64]{
+		Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(s.Migrated()),
+	})
+	sr.last = now
+}
+
+// point sets dp to the histogram point of sr at now: of the spans of in,
+// its latest Interval, where delta, and otherwise of sr.total, into which
+// in is merged. p.mu is held.
+func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], sr *series, in *counter.Snapshot, rate counter.TickRate, delta bool, now time.Time) {
+	s, start, t := &sr.total, sr.start, &sr.cumulative
+	switch {
+	case delta:
+		s, start, t = in, sr.last, &p.delta
+		t.reset(&p.layout)
+		t.add(s, &p.layout, rate)
+		sr.behind = true
+	case sr.behind:
+		t.reset(&p.layout)
+		t.add(s, &p.layout, rate)
+		sr.behind = false
+	default:
+		t.add(in, &p.layout, rate)
+	}
+	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
+		Attributes: sr.attrs,
+		StartTime:  start,
+		Time:       now,
+		Count:      s.Count(),
+	}
+	t.point(dp, s.Min(), s.Max(), &p.layout, rate)
+	if dp.Count > 0 {
+		dp.Sum = export.SumSeconds(s, rate)
+		dp.Min = metricdata.NewExtrema(export.Seconds(s.Min(), rate))
+		dp.Max = metricdata.NewExtrema(export.Seconds(s.Max(), rate))
+	}
+}
