@@ -460,3 +460,60 @@ func TestSnapshotMergeCopies(t *testing.T) {
 		t.Fatalf("the reused Snapshot: count %d, p90 %d; want 1 and 7", a.Count(), a.Quantile(0.9))
 	}
 }
+
+// TestCloseUnderBackToBackIntervals has eight goroutines make Recorders,
+// record 500 spans into each (past the spans a new Recorder spills, so that
+// each takes a tally) and close them, while a reporter takes Intervals
+// back to back, so that nearly every Close finds one running. Every span
+// arrives exactly once, and the heap stays small: Close adds its tallies
+// itself and leaves only the writer for an Interval to take off the list,
+// and a Recorder stays reachable until its Close returns, so that the
+// cleanup of a dropped one cannot close its writer meanwhile (it once did,
+// and lost the Recorder's tally).
+func TestCloseUnderBackToBackIntervals(t *testing.T) {
+	runs := 10
+	if testing.Short() {
+		runs = 2
+	}
+	for run := range runs {
+		h := counter.NewHistogram()
+		var stop atomic.Bool
+		var recorded [8]uint64
+		var wg sync.WaitGroup
+		for w := range recorded {
+			wg.Go(func() {
+				for n := 0; !stop.Load() || n < 3; n++ {
+					r := h.Recorder()
+					for k := range 500 {
+						r.Record(counter.Tickdelta(1000 + k*w*37))
+					}
+					r.Close()
+					recorded[w] += 500
+				}
+			})
+		}
+		var got uint64
+		var s counter.Snapshot
+		for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
+			h.Interval(&s)
+			got += s.Count()
+		}
+		stop.Store(true)
+		wg.Wait()
+		h.Interval(&s)
+		got += s.Count()
+		var want uint64
+		for _, r := range recorded {
+			want += r
+		}
+		if got != want {
+			t.Fatalf("run %d: the Intervals hold %d spans; want %d", run, got, want)
+		}
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc > 64<<20 {
+			t.Fatalf("run %d: the heap holds %d MB after %d spans in Recorders of 500; want at most 64", run, ms.HeapAlloc>>20, want)
+		}
+	}
+}

@@ -51,7 +51,14 @@ func (h *Histogram) Recorder() *Recorder {
 
 // Record counts the span d; a negative d is counted apart, as
 // [Snapshot.Negative].
-func (r *Recorder) Record(d Tickdelta) { r.writer().Record(int64(d)) }
+func (r *Recorder) Record(d Tickdelta) {
+	r.writer().Record(int64(d))
+	// r stays reachable until the record has ended: the cleanup that
+	// closes a dropped Recorder's writer must not run while its last
+	// record is in flight, nor while Close runs
+	// (TestCloseUnderBackToBackIntervals).
+	runtime.KeepAlive(r)
+}
 
 // RecordCPU counts a span d whose first read came from CPU from and whose
 // last from CPU to, as [Counter.NowCPU] reports them:
@@ -77,6 +84,7 @@ func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
 	default:
 		w.RecordKind(int64(d), handover.KindUnknown)
 	}
+	runtime.KeepAlive(r) // as in Record
 }
 
 // Close gives the Recorder up: what it recorded goes to the next
@@ -85,7 +93,10 @@ func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
 // takes the Recorder off the Histogram's list. A Recorder used after Close
 // attaches itself again; that first span waits for an Interval that is
 // running where the Recorder is not yet off the list.
-func (r *Recorder) Close() { r.writer().Close() }
+func (r *Recorder) Close() {
+	r.writer().Close()
+	runtime.KeepAlive(r) // as in Record
+}
 
 // writer returns the Recorder's writer, and panics with a message that says
 // what is wrong with a zero Recorder.

@@ -21,6 +21,10 @@ type Collector struct {
 	// Interval, and those an Interval's first half found before it took
 	// any tally.
 	pending Dist
+	// left holds the tallies of the writers closed since the last
+	// Interval, which Close adds under leftMu.
+	leftMu sync.Mutex
+	left   Dist
 	// heldIn counts the writers whose flight holds a tally its record,
 	// in a Dist already, may still write: they count against the spares
 	// kept (putSpare).
@@ -275,6 +279,12 @@ func (c *Collector) end(dst *Dist) {
 		dst.Merge(&c.pending)
 		c.pending.Reset()
 	}
+	c.leftMu.Lock()
+	if !c.left.Empty() {
+		dst.Merge(&c.left)
+		c.left.Reset()
+	}
+	c.leftMu.Unlock()
 	for _, tk := range c.taken {
 		c.collect(tk.w, tk.old, dst)
 	}
@@ -455,9 +465,11 @@ func (c *Collector) trimSpares(busy int) {
 
 // Close gives w up: what it recorded goes to the next Interval, and its
 // tally to the spares. The writer has no record in flight: the caller is
-// its goroutine, or it is unreachable. Close never waits: where an
-// Interval is running, the writer is retired by it, or by the next. A
-// writer recorded into after Close attaches itself again (see attach).
+// its goroutine, or it is unreachable. Close never waits for an Interval:
+// it adds the writer's tallies to c's leftovers itself, under a lock of
+// their own, and where an Interval is running, that Interval or the next
+// takes the writer off the list. A writer recorded into after Close
+// attaches itself again (see attach).
 func (w *Writer) Close() {
 	c := w.c
 	t := w.cur.Swap(closed)
@@ -466,9 +478,23 @@ func (w *Writer) Close() {
 		c.mu.Unlock()
 		return
 	}
-	w.closing, w.last = true, t
+	w.closing = true
 	c.closing = append(c.closing, w)
 	c.mu.Unlock()
+	if t != closed {
+		// t is complete, and the reader has it nowhere: it took whatever
+		// it took from w before the swap.
+		c.leftMu.Lock()
+		for p := t; p != nil; p = p.prev {
+			c.left.addTally(p)
+		}
+		c.leftMu.Unlock()
+		for p := t; p != nil; {
+			next := p.prev
+			c.putSpare(p)
+			p = next
+		}
+	}
 	if c.interval.TryLock() {
 		c.retireClosed(&c.pending)
 		c.interval.Unlock()
@@ -485,14 +511,9 @@ func (c *Collector) retireClosed(dst *Dist) {
 	c.mu.Unlock()
 	for _, w := range c.retiring {
 		w.flight.finish(c, dst)
-		if t := w.last; t != closed {
-			c.collectPrev(t, dst)
-			dst.addTally(t)
-			c.putSpare(t)
-		}
 		w.flight.retired(atomic.LoadUint64(&w.seq))
 		c.mu.Lock()
-		w.closing, w.last, w.listed = false, nil, false
+		w.closing, w.listed = false, false
 		last := len(c.writers) - 1
 		c.writers[w.index], c.writers[last].index = c.writers[last], w.index
 		c.writers[last] = nil

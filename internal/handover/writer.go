@@ -32,12 +32,11 @@ type Writer struct {
 	pinned   bool
 
 	// What follows is the reader's, under c.interval; listed and index,
-	// the writer's place in c.writers, and closing and last, its Close
-	// not yet retired and the tally Close took, are under c.mu.
+	// the writer's place in c.writers, and closing, its Close not yet
+	// retired, are under c.mu.
 	listed  bool
 	closing bool
 	index   int
-	last    *Tally
 	flight  flight
 }
 

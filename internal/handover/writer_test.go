@@ -90,13 +90,13 @@ func TestWriterLifecycle(t *testing.T) {
 		t.Fatalf("a writer after its first record: %d writers, closed %v, %d spare; want 2, false, 0", c.Listed(), w.cur.Load() == closed, c.Spares())
 	}
 	w.Close()
-	if c.Listed() != 1 || w.cur.Load() != closed || c.pending.Count() != 1 || c.Spares() != 1 {
-		t.Fatalf("after Close: %d writers, closed %v, %d pending, %d spare; want 1, true, 1, 1", c.Listed(), w.cur.Load() == closed, c.pending.Count(), c.Spares())
+	if c.Listed() != 1 || w.cur.Load() != closed || c.left.Count() != 1 || c.Spares() != 1 {
+		t.Fatalf("after Close: %d writers, closed %v, %d left over, %d spare; want 1, true, 1, 1", c.Listed(), w.cur.Load() == closed, c.left.Count(), c.Spares())
 	}
 	var s Dist
 	c.Interval(&s)
-	if s.Count() != 1 || c.pending.Count() != 0 {
-		t.Fatalf("count %d, %d still pending; want 1 and 0", s.Count(), c.pending.Count())
+	if s.Count() != 1 || c.left.Count() != 0 {
+		t.Fatalf("count %d, %d still left over; want 1 and 0", s.Count(), c.left.Count())
 	}
 	w.Record(2) // lists itself again, taking the spare
 	if c.Listed() != 2 || c.Spares() != 0 {
