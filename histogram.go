@@ -62,7 +62,7 @@ import (
 // so that a Recorder a request, which records a few spans and is dropped,
 // takes no tally, no place on the Histogram's list and no cleanup. A lock costs the same once used, and
 // a Histogram's locks, used or not, 4·GOMAXPROCS of them rounded up to a
-// power of two (at least 8, at most 1,024), take 360 bytes each. The
+// power of two (at least 8, at most 1,024), take 352 bytes each. The
 // Intervals' [Snapshot] is the caller's ([Snapshot] gives its memory), and
 // the Histogram keeps one more for what closed Recorders leave between two
 // Intervals, and one tally that Interval copies into.

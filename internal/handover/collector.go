@@ -467,12 +467,28 @@ func (c *Collector) trimSpares(busy int) {
 // tally to the spares. The writer has no record in flight: the caller is
 // its goroutine, or it is unreachable. Close never waits for an Interval:
 // it adds the writer's tallies to c's leftovers itself, under a lock of
-// their own, and where an Interval is running, that Interval or the next
-// takes the writer off the list. A writer recorded into after Close
+// their own that an Interval holds only to merge them, and where an
+// Interval is running, that Interval or the next takes the writer off the
+// list. A writer recorded into after Close
 // attaches itself again (see attach).
 func (w *Writer) Close() {
 	c := w.c
+	// The swap and the adding of what it took are one step for Interval,
+	// which merges the leftovers under leftMu: a record that ended before
+	// an Interval began is in its tally or in its leftovers, never between.
+	c.leftMu.Lock()
 	t := w.cur.Swap(closed)
+	for p := t; p != closed && p != nil; p = p.prev {
+		// t is complete, and the reader has it nowhere: it took whatever
+		// it took from w before the swap.
+		c.left.addTally(p)
+	}
+	c.leftMu.Unlock()
+	for p := t; p != closed && p != nil; {
+		next := p.prev
+		c.putSpare(p)
+		p = next
+	}
 	c.mu.Lock()
 	if !w.listed || w.closing {
 		c.mu.Unlock()
@@ -481,20 +497,6 @@ func (w *Writer) Close() {
 	w.closing = true
 	c.closing = append(c.closing, w)
 	c.mu.Unlock()
-	if t != closed {
-		// t is complete, and the reader has it nowhere: it took whatever
-		// it took from w before the swap.
-		c.leftMu.Lock()
-		for p := t; p != nil; p = p.prev {
-			c.left.addTally(p)
-		}
-		c.leftMu.Unlock()
-		for p := t; p != nil; {
-			next := p.prev
-			c.putSpare(p)
-			p = next
-		}
-	}
 	if c.interval.TryLock() {
 		c.retireClosed(&c.pending)
 		c.interval.Unlock()
