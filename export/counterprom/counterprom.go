@@ -39,6 +39,7 @@
 // Several registries may scrape one Collector, and scrapes may overlap: a
 // Collector takes one scrape at a time, and each gets the counts up to its
 // own Interval.
+
 package counterprom
 
 import (
@@ -112,14 +113,15 @@ type Opts struct {
 	NativeHistogramMaxBucketNumber uint32
 }
 
-// Errors that New's Collector reports when it is registered.
+// Errors that New's Collector, and NewFamily's, report when registered.
 var (
 	ErrNoName    = errors.New("counterprom: Opts.Name is required")
 	ErrBadBounds = errors.New("counterprom: a bucket bound is NaN or given twice")
 	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
 	// ErrNilSource is the refusal of a source that cannot be read: nil, a
-	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]). It is
-	// export.ErrNilSource, which counterotel refuses too.
+	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]), and
+	// NewFamily's of a nil or zero Family. It is export.ErrNilSource, which
+	// counterotel refuses too.
 	ErrNilSource = export.ErrNilSource
 )
 
@@ -232,7 +234,7 @@ func (sh *shape) configure(r counter.TickRate, opts Opts, labels []string, sourc
 		}
 		sh.maxBuckets = int(opts.NativeHistogramMaxBucketNumber)
 	}
-	return nil
+	return checkLabels(labels, opts.ConstLabels)
 }
 
 // init readies s, empty, as the series of the label values, one for each
@@ -252,14 +254,17 @@ func schema(f float64) int32 {
 
 // Describe sends the descriptions of the histogram and of its two counters,
 // or, where New's options were wrong, the error.
-func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	if c.err != nil {
-		ch <- prometheus.NewInvalidDesc(c.err)
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) { c.describe(c.err, ch) }
+
+// describe sends the three descriptions, or err where it is not nil.
+func (sh *shape) describe(err error, ch chan<- *prometheus.Desc) {
+	if err != nil {
+		ch <- prometheus.NewInvalidDesc(err)
 		return
 	}
-	ch <- c.hist
-	ch <- c.negative
-	ch <- c.migrated
+	ch <- sh.hist
+	ch <- sh.negative
+	ch <- sh.migrated
 }
 
 // Collect takes the spans recorded since the previous Collect, adds them to
