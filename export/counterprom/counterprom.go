@@ -39,7 +39,22 @@
 // Several registries may scrape one Collector, and scrapes may overlap: a
 // Collector takes one scrape at a time, and each gets the counts up to its
 // own Interval.
-
+//
+// # Families
+//
+// A [counter.Family], a Histogram for each set of label values, is served
+// by one [FamilyCollector], as client_golang serves a HistogramVec:
+//
+//	f, err := counter.NewFamily([]string{"method", "route"}, 0)
+//	...
+//	prometheus.MustRegister(counterprom.NewFamily(f, c.Rate(), counterprom.Opts{Name: "request_duration_seconds"}))
+//	...
+//	f.With("GET", "/users").Record(c.Now().Sub(start))
+//
+// Its variable labels are the Family's label names, and each series is
+// exported as a Collector exports its one source, with a total and a
+// native schema of its own. The overflow series, which takes the sets of
+// values past the Family's limit, has the value [Overflow] for every label.
 package counterprom
 
 import (
