@@ -53,8 +53,8 @@ var ErrBadLabel = errors.New("counterprom: a family's label name is not allowed"
 // their metrics; a series made after it starts is exported from the next.
 // Collect holds the FamilyCollector's lock while it sends, as a
 // HistogramVec holds its own, so that scrapes take turns. It allocates for
-// each series what a Collector allocates for its one, and once more for a
-// series it has not seen before.
+// each series what a Collector's Collect allocates, and the first time it
+// sees a series, that series' state and labels.
 //
 // As for a Collector's source, each span goes to one Interval call: where
 // the program also reads the Family, or a series of it, with Interval, the
