@@ -8,7 +8,9 @@ package bench_test
 // OpenTelemetry ones twice: with the SDK's 160 buckets, which takes them to
 // scale 3, and with room for all of them). Between two
 // collections, with the timer stopped, 128 new spans of the same spread are recorded, so
-// that each collection has new spans to take. Run with the others, or alone:
+// that each collection has new spans to take. BenchmarkExportPrometheusFamily
+// collects 200 such histograms at once, counterprom's FamilyCollector
+// against Prometheus's HistogramVec. Run with the others, or alone:
 //
 //	go test -run '^$' -bench Export -count 10 -benchmem
 
@@ -432,4 +434,79 @@ func collectFamily(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMe
 	}
 	b.Fatal("no histogram collected")
 	return 0
+}
+
+// familySeries is the number of series of BenchmarkExportPrometheusFamily.
+const familySeries = 200
+
+// BenchmarkExportPrometheusFamily collects a family of 200 series through
+// counterprom's FamilyCollector against client_golang's HistogramVec with
+// native buckets, each gathered by a Registry. Each series holds wideSpans
+// once, about 2,000 buckets at schema 7, from its own offset in them;
+// between two collections, with the timer stopped, 128 new spans are
+// recorded into each series. ns/series is a collection's time over the
+// series it exports.
+func BenchmarkExportPrometheusFamily(b *testing.B) {
+	labels := []string{"method", "route"}
+	values := make([][]string, familySeries)
+	for i := range values {
+		values[i] = []string{[]string{"GET", "POST"}[i%2], fmt.Sprintf("/route/%d", i)}
+	}
+	{
+		f, err := counter.NewFamily(labels, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		series := make([]*counter.Histogram, familySeries)
+		for i := range series {
+			series[i] = f.With(values[i]...)
+		}
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(counterprom.NewFamily(f, gigahertz, counterprom.Opts{
+			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01,
+		}))
+		runFamilyExport(b, "counterprom", func(i int, d counter.Tickdelta) { series[i].Record(d) }, reg)
+	}
+	{
+		vec := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01,
+		}, labels)
+		series := make([]prometheus.Observer, familySeries)
+		for i := range series {
+			series[i] = vec.WithLabelValues(values[i]...)
+		}
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(vec)
+		runFamilyExport(b, "prometheus", func(i int, d counter.Tickdelta) { series[i].Observe(export.Seconds(d, gigahertz)) }, reg)
+	}
+}
+
+// runFamilyExport runs one side of BenchmarkExportPrometheusFamily: record
+// adds a span to series i, and reg gathers them all.
+func runFamilyExport(b *testing.B, name string, record func(i int, d counter.Tickdelta), reg *prometheus.Registry) {
+	b.Run(name, func(b *testing.B) {
+		for i := range familySeries {
+			for _, d := range wideSpans[i*len(wideSpans)/familySeries:] {
+				record(i, d)
+			}
+			for _, d := range wideSpans[:i*len(wideSpans)/familySeries] {
+				record(i, d)
+			}
+		}
+		gatherOne(b, reg)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for n := 0; b.Loop(); n++ {
+			b.StopTimer()
+			for i := range familySeries {
+				for _, d := range wideSpans[(n+i)%128*128:][:128] {
+					record(i, d)
+				}
+			}
+			b.StartTimer()
+			gatherOne(b, reg)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/familySeries, "ns/series")
+		b.ReportMetric(float64(gatherOne(b, reg))/familySeries, "buckets/series")
+	})
 }

@@ -39,6 +39,22 @@
 // Several registries may scrape one Collector, and scrapes may overlap: a
 // Collector takes one scrape at a time, and each gets the counts up to its
 // own Interval.
+//
+// # Families
+//
+// A [counter.Family], a Histogram for each set of label values, is served
+// by one [FamilyCollector], as client_golang serves a HistogramVec:
+//
+//	f, err := counter.NewFamily([]string{"method", "route"}, 0)
+//	...
+//	prometheus.MustRegister(counterprom.NewFamily(f, c.Rate(), counterprom.Opts{Name: "request_duration_seconds"}))
+//	...
+//	f.With("GET", "/users").Record(c.Now().Sub(start))
+//
+// Its variable labels are the Family's label names, and each series is
+// exported as a Collector exports its one source, with a total and a
+// native schema of its own. The overflow series, which takes the sets of
+// values past the Family's limit, has the value [Overflow] for every label.
 package counterprom
 
 import (
@@ -112,37 +128,52 @@ type Opts struct {
 	NativeHistogramMaxBucketNumber uint32
 }
 
-// Errors that New's Collector reports when it is registered.
+// Errors that New's Collector, and NewFamily's, report when registered.
 var (
 	ErrNoName    = errors.New("counterprom: Opts.Name is required")
 	ErrBadBounds = errors.New("counterprom: a bucket bound is NaN or given twice")
 	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
 	// ErrNilSource is the refusal of a source that cannot be read: nil, a
-	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]). It is
-	// export.ErrNilSource, which counterotel refuses too.
+	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]), and
+	// NewFamily's of a nil or zero Family. It is export.ErrNilSource, which
+	// counterotel refuses too.
 	ErrNilSource = export.ErrNilSource
 )
 
 // A Collector is a [prometheus.Collector] of the spans of one Histogram,
 // or of any [export.Source]. Make one with [New].
 type Collector struct {
-	src     export.Source
+	shape
+	src export.Source
+	err error // why the Collector collects nothing
+
+	mu      sync.Mutex // held by one Collect at a time
+	series  series
+	scratch counter.Snapshot
+}
+
+// A shape is what a collector's options make of each series it exports:
+// the descriptions of the histogram and its two counters, the rate, and
+// the buckets.
+type shape struct {
 	rate    counter.TickRate
 	created time.Time
-	err     error // why the Collector collects nothing
 
 	hist, negative, migrated *prometheus.Desc
-	labels                   []*dto.LabelPair
 	bounds                   []float64 // sorted, without +Inf
 	native                   bool
 	exp                      export.Exponential // at the factor's schema
 	maxBuckets               int                // 0: no bound
+}
 
-	mu      sync.Mutex // held by one Collect at a time
-	total   counter.Snapshot
-	scratch counter.Snapshot
-	schema  int32   // of the last scrape's native buckets; it never rises
-	counts  []count // the last scrape's native buckets, kept for their array
+// A series is the state of one exported histogram from scrape to scrape:
+// its labels, every span it has taken, and its native schema. Its
+// collector's lock is held while [shape.metrics] reads and writes it.
+type series struct {
+	labels []*dto.LabelPair // sorted, the const labels among them
+	total  counter.Snapshot
+	schema int32   // of the last scrape's native buckets; it never rises
+	counts []count // the last scrape's native buckets, kept for their array
 }
 
 // New returns a Collector of the spans of src, a *counter.Histogram or an
@@ -155,52 +186,77 @@ type Collector struct {
 // not allow is [prometheus.NewDesc]'s error), registering the Collector
 // returns the error, as it does for client_golang's own collectors.
 func New(src export.Source, r counter.TickRate, opts Opts) *Collector {
-	c := &Collector{src: src, rate: r, created: time.Now()}
-	name := prometheus.BuildFQName(opts.Namespace, opts.Subsystem, opts.Name)
-	c.hist = prometheus.NewDesc(name, opts.Help, nil, opts.ConstLabels)
-	c.negative = prometheus.NewDesc(name+"_negative_spans_total",
-		"Spans whose readings crossed, counted apart from "+name+".", nil, opts.ConstLabels)
-	c.migrated = prometheus.NewDesc(name+"_migrated_spans_total",
-		"Spans whose readings came from two CPUs, counted apart from "+name+".", nil, opts.ConstLabels)
-	c.labels = prometheus.MakeLabelPairs(c.hist, nil)
-	c.err = c.configure(src, r, opts)
+	c := &Collector{src: src}
+	c.err = c.shape.init(r, opts, nil, export.CheckSource(src))
+	c.series.init(&c.shape, nil)
 	return c
 }
 
+// init makes the descriptions, each with the variable labels, and works
+// out the buckets. It returns why the options are wrong; source is why the
+// source cannot be read, nil where it can.
+func (sh *shape) init(r counter.TickRate, opts Opts, labels []string, source error) error {
+	sh.rate, sh.created = r, time.Now()
+	name := prometheus.BuildFQName(opts.Namespace, opts.Subsystem, opts.Name)
+	sh.hist = prometheus.NewDesc(name, opts.Help, labels, opts.ConstLabels)
+	sh.negative = prometheus.NewDesc(name+"_negative_spans_total",
+		"Spans whose readings crossed, counted apart from "+name+".", labels, opts.ConstLabels)
+	sh.migrated = prometheus.NewDesc(name+"_migrated_spans_total",
+		"Spans whose readings came from two CPUs, counted apart from "+name+".", labels, opts.ConstLabels)
+	if err := sh.configure(r, opts, labels, source); err != nil {
+		return err
+	}
+	// NewConstMetric returns the error NewDesc recorded in a Desc: a Name
+	// or a label that Prometheus does not allow. Register would report it;
+	// Collect then reports it too, rather than send metrics of that Desc.
+	for _, d := range []*prometheus.Desc{sh.hist, sh.negative, sh.migrated} {
+		if _, err := prometheus.NewConstMetric(d, prometheus.CounterValue, 0, make([]string, len(labels))...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // configure checks the options and works out the buckets.
-func (c *Collector) configure(src export.Source, r counter.TickRate, opts Opts) error {
+func (sh *shape) configure(r counter.TickRate, opts Opts, labels []string, source error) error {
 	switch {
 	case opts.Name == "":
 		return ErrNoName
-	case export.CheckSource(src) != nil:
-		return fmt.Errorf("counterprom: %q: %w", opts.Name, export.CheckSource(src))
+	case source != nil:
+		return fmt.Errorf("counterprom: %q: %w", opts.Name, source)
 	case r.Hertz() == 0:
 		return export.ErrZeroRate
 	case math.IsNaN(opts.NativeHistogramBucketFactor) || math.IsInf(opts.NativeHistogramBucketFactor, 0):
 		return ErrBadFactor
 	}
-	c.native = opts.NativeHistogramBucketFactor > 1
+	sh.native = opts.NativeHistogramBucketFactor > 1
 	bounds := opts.Buckets
-	if bounds == nil && !c.native {
+	if bounds == nil && !sh.native {
 		bounds = prometheus.DefBuckets
 	}
-	c.bounds = slices.DeleteFunc(slices.Clone(bounds), func(b float64) bool { return math.IsInf(b, 1) })
-	slices.Sort(c.bounds)
-	for i, b := range c.bounds {
-		if math.IsNaN(b) || i > 0 && b == c.bounds[i-1] {
+	sh.bounds = slices.DeleteFunc(slices.Clone(bounds), func(b float64) bool { return math.IsInf(b, 1) })
+	slices.Sort(sh.bounds)
+	for i, b := range sh.bounds {
+		if math.IsNaN(b) || i > 0 && b == sh.bounds[i-1] {
 			return fmt.Errorf("%w: %v", ErrBadBounds, opts.Buckets)
 		}
 	}
-	if c.native {
+	if sh.native {
 		var err error
-		c.exp, err = export.NewExponential(schema(opts.NativeHistogramBucketFactor))
+		sh.exp, err = export.NewExponential(schema(opts.NativeHistogramBucketFactor))
 		if err != nil {
 			return err
 		}
-		c.schema = c.exp.Scale()
-		c.maxBuckets = int(opts.NativeHistogramMaxBucketNumber)
+		sh.maxBuckets = int(opts.NativeHistogramMaxBucketNumber)
 	}
-	return nil
+	return checkLabels(labels, opts.ConstLabels)
+}
+
+// init readies s, empty, as the series of the label values, one for each
+// of sh's variable labels.
+func (s *series) init(sh *shape, values []string) {
+	s.labels = prometheus.MakeLabelPairs(sh.hist, values)
+	s.schema = sh.exp.Scale()
 }
 
 // schema returns the coarsest schema, from −4 to 8, whose buckets grow by at
@@ -213,14 +269,17 @@ func schema(f float64) int32 {
 
 // Describe sends the descriptions of the histogram and of its two counters,
 // or, where New's options were wrong, the error.
-func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	if c.err != nil {
-		ch <- prometheus.NewInvalidDesc(c.err)
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) { c.describe(c.err, ch) }
+
+// describe sends the three descriptions, or err where it is not nil.
+func (sh *shape) describe(err error, ch chan<- *prometheus.Desc) {
+	if err != nil {
+		ch <- prometheus.NewInvalidDesc(err)
 		return
 	}
-	ch <- c.hist
-	ch <- c.negative
-	ch <- c.migrated
+	ch <- sh.hist
+	ch <- sh.negative
+	ch <- sh.migrated
 }
 
 // Collect takes the spans recorded since the previous Collect, adds them to
@@ -231,77 +290,70 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(prometheus.NewInvalidDesc(c.err), c.err)
 		return
 	}
-	h, negative, migrated := c.collect()
-	ch <- h
-	for _, m := range []struct {
-		desc *prometheus.Desc
-		n    uint64
-	}{{c.negative, negative}, {c.migrated, migrated}} {
-		counter, err := prometheus.NewConstMetricWithCreatedTimestamp(m.desc, prometheus.CounterValue, float64(m.n), c.created)
-		if err != nil {
-			// A desc that Register refused; Collect called anyway.
-			counter = prometheus.NewInvalidMetric(m.desc, err)
-		}
-		ch <- counter
-	}
+	c.collect().send(ch)
 }
 
-// collect takes an Interval and builds the histogram of the total.
-func (c *Collector) collect() (h *histogram, negative, migrated uint64) {
+// collect takes an Interval and builds the metrics of the total.
+func (c *Collector) collect() *metrics {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.src.Interval(&c.scratch)
-	c.total.Merge(&c.scratch)
-	return c.histogram(&c.total), c.total.Negative(), c.total.Migrated()
+	c.series.total.Merge(&c.scratch)
+	return c.metrics(&c.series)
 }
 
-// histogram builds the exported histogram of s, and lowers the Collector's
-// schema where NativeHistogramMaxBucketNumber asks.
-func (c *Collector) histogram(s *counter.Snapshot) *histogram {
-	h := &histogram{desc: c.hist, labels: c.labels}
+// metrics builds the histogram of s's total and its two counters, and
+// lowers s's schema where NativeHistogramMaxBucketNumber asks.
+func (sh *shape) metrics(s *series) *metrics {
+	out := &metrics{}
+	out.created.Seconds, out.created.Nanos = sh.created.Unix(), int32(sh.created.Nanosecond())
+	out.negative.set(sh.negative, s.labels, s.total.Negative(), &out.created)
+	out.migrated.set(sh.migrated, s.labels, s.total.Migrated(), &out.created)
+
+	h := &out.hist
+	h.desc, h.labels = sh.hist, s.labels
+	h.count, h.sum = s.total.Count(), export.SumSeconds(&s.total, sh.rate)
 	m := &h.m
-	m.SampleCount = proto.Uint64(s.Count())
-	m.SampleSum = proto.Float64(export.SumSeconds(s, c.rate))
-	m.CreatedTimestamp = timestamppb.New(c.created)
+	m.SampleCount, m.SampleSum = &h.count, &h.sum
+	m.CreatedTimestamp = &out.created
 
 	// in[i] counts the spans above bounds[i-1] and at most bounds[i].
-	in := make([]uint64, len(c.bounds)+1)
+	in := make([]uint64, len(sh.bounds)+1)
 	var b native
-	counts := c.counts[:0] // at the factor's schema
-	for v, n := range export.Values(s) {
-		sec := export.Seconds(v, c.rate)
-		in[sort.SearchFloat64s(c.bounds, sec)] += n
+	counts := s.counts[:0] // at the factor's schema
+	for v, n := range export.Values(&s.total) {
+		sec := export.Seconds(v, sh.rate)
+		in[sort.SearchFloat64s(sh.bounds, sec)] += n
 		switch {
-		case !c.native:
+		case !sh.native:
 		case v == 0:
 			b.zero += n
 		default:
-			counts = appendCount(counts, count{c.exp.Index(sec), n})
+			counts = appendCount(counts, count{sh.exp.Index(sec), n})
 		}
 	}
-	if c.native {
-		c.counts, c.schema = fit(counts, c.exp.Scale(), c.schema, c.maxBuckets)
-		for _, k := range c.counts {
+	if sh.native {
+		s.counts, s.schema = fit(counts, sh.exp.Scale(), s.schema, sh.maxBuckets)
+		for _, k := range s.counts {
 			// Prometheus's key is one above the bucket's index.
 			b.add(int(k.index)+1, k.n)
 		}
 	}
 	// The buckets and their fields in four allocations, not three a bound.
-	m.Bucket = make([]*dto.Bucket, len(c.bounds))
-	buckets := make([]dto.Bucket, len(c.bounds))
-	cums := make([]uint64, len(c.bounds))
-	ubs := slices.Clone(c.bounds)
+	m.Bucket = make([]*dto.Bucket, len(sh.bounds))
+	buckets := make([]dto.Bucket, len(sh.bounds))
+	cums := make([]uint64, len(sh.bounds))
+	ubs := slices.Clone(sh.bounds)
 	var cum uint64
-	for i := range c.bounds {
+	for i := range sh.bounds {
 		cum += in[i]
 		cums[i] = cum
 		buckets[i].CumulativeCount, buckets[i].UpperBound = &cums[i], &ubs[i]
 		m.Bucket[i] = &buckets[i]
 	}
-	if c.native {
-		m.Schema = proto.Int32(c.schema)
-		m.ZeroThreshold = proto.Float64(prometheus.DefNativeHistogramZeroThreshold)
-		m.ZeroCount = proto.Uint64(b.zero)
+	if sh.native {
+		h.schema, h.zeroThreshold, h.zeroCount = s.schema, prometheus.DefNativeHistogramZeroThreshold, b.zero
+		m.Schema, m.ZeroThreshold, m.ZeroCount = &h.schema, &h.zeroThreshold, &h.zeroCount
 		m.PositiveSpan, m.PositiveDelta = b.spans, b.deltas
 		if len(m.PositiveSpan) == 0 {
 			// A span of nothing marks the histogram native where it has
@@ -309,7 +361,7 @@ func (c *Collector) histogram(s *counter.Snapshot) *histogram {
 			m.PositiveSpan = []*dto.BucketSpan{{Offset: proto.Int32(0), Length: proto.Uint32(0)}}
 		}
 	}
-	return h
+	return out
 }
 
 // A count is the spans of one native bucket, by the bucket's index at some
@@ -423,11 +475,32 @@ func (b *native) add(key int, n uint64) {
 	*b.spans[len(b.spans)-1].Length++
 }
 
-// A histogram is one scrape's histogram, made whole before it is sent.
+// metrics are one scrape of a series, made whole before they are sent: its
+// histogram and two counters, in one allocation.
+type metrics struct {
+	hist               histogram
+	negative, migrated total
+	created            timestamppb.Timestamp // the collector's, for all three
+}
+
+// send sends the histogram, then the counters of negative and migrated
+// spans.
+func (m *metrics) send(ch chan<- prometheus.Metric) {
+	ch <- &m.hist
+	ch <- &m.negative
+	ch <- &m.migrated
+}
+
+// A histogram is one scrape's histogram, with the storage of its scalar
+// fields.
 type histogram struct {
 	desc   *prometheus.Desc
 	labels []*dto.LabelPair
 	m      dto.Histogram
+
+	count, zeroCount   uint64
+	sum, zeroThreshold float64
+	schema             int32
 }
 
 func (h *histogram) Desc() *prometheus.Desc { return h.desc }
@@ -435,5 +508,28 @@ func (h *histogram) Desc() *prometheus.Desc { return h.desc }
 func (h *histogram) Write(out *dto.Metric) error {
 	out.Label = h.labels
 	out.Histogram = &h.m
+	return nil
+}
+
+// A total is one scrape's counter of the spans a histogram counts apart,
+// with the storage of its value.
+type total struct {
+	desc   *prometheus.Desc
+	labels []*dto.LabelPair
+	m      dto.Counter
+	value  float64
+}
+
+// set makes t the counter of n spans, created at the time created holds.
+func (t *total) set(desc *prometheus.Desc, labels []*dto.LabelPair, n uint64, created *timestamppb.Timestamp) {
+	t.desc, t.labels, t.value = desc, labels, float64(n)
+	t.m.Value, t.m.CreatedTimestamp = &t.value, created
+}
+
+func (t *total) Desc() *prometheus.Desc { return t.desc }
+
+func (t *total) Write(out *dto.Metric) error {
+	out.Label = t.labels
+	out.Counter = &t.m
 	return nil
 }
