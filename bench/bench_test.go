@@ -224,7 +224,7 @@ func BenchmarkRecordParallel(b *testing.B) {
 
 // BenchmarkMemory makes one histogram an iteration, so that -benchmem's
 // B/op is the memory one takes: for ours, a Histogram with one Recorder
-// (the tally, about 29 KB, and the Histogram's shards), and for
+// that has recorded nothing (its state and the Histogram's shards), and for
 // HdrHistogram, one of 1 to MaxInt64 at 3 and at 2 figures. It also reports
 // a Recorder's own bytes, and HdrHistogram's ByteSize, as metrics.
 func BenchmarkMemory(b *testing.B) {

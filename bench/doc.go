@@ -6,7 +6,13 @@
 //     Recorder, HdrHistogram, Prometheus's classic and native histograms,
 //     DDSketch and VictoriaMetrics's Histogram.
 //   - BenchmarkMemory measures the memory of a Histogram with one Recorder
-//     and of an HdrHistogram.
+//     and of an HdrHistogram; BenchmarkMemorySeries what a series of each
+//     system holds once it has recorded the spans and been collected.
+//   - BenchmarkExportPrometheus and BenchmarkExportOTel time a collection
+//     of one histogram against client_golang's and the OpenTelemetry
+//     SDK's own, and BenchmarkExportPrometheusFamily and
+//     BenchmarkExportOTelFamily a collection of a Family of 200 series
+//     against a HistogramVec and 200 attribute sets.
 //   - BenchmarkCollectWhileRecording times collecting a Histogram's
 //     interval, and writing a Prometheus histogram, while two goroutines
 //     record into it.
