@@ -547,3 +547,69 @@ func BenchmarkFamilyWithParallel(b *testing.B) {
 		_ = h
 	})
 }
+
+// TestFamilyIntervalSurvivesAPanickingVisit: a visit that panics (and a
+// caller that recovers, as net/http does) leaves no series' Interval held,
+// and the spans of the series it did not reach go to the next Interval.
+func TestFamilyIntervalSurvivesAPanickingVisit(t *testing.T) {
+	f, err := NewFamily([]string{"a"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.With("x").Record(1)
+	f.With("y").Record(2)
+	func() {
+		defer func() { _ = recover() }()
+		f.Interval(func([]string, *Snapshot) { panic("boom") })
+	}()
+	done := make(chan uint64)
+	go func() {
+		var n uint64
+		f.Interval(func(_ []string, s *Snapshot) { n += s.Count() })
+		done <- n
+	}()
+	select {
+	case n := <-done:
+		if n != 1 {
+			t.Fatalf("the Interval after a panicking visit holds %d spans; want 1, the series it did not reach", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Family.Interval hangs after a visit panicked")
+	}
+}
+
+// TestFamilyVisitMayRecord: a visit may record, into a Recorder of a series
+// not yet visited that was closed meanwhile, and it neither waits for the
+// Interval that calls it nor loses the span.
+func TestFamilyVisitMayRecord(t *testing.T) {
+	f, err := NewFamily([]string{"a"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.With("x").Record(1)
+	r := f.With("y").Recorder()
+	for range 100 { // past the spans a new Recorder spills
+		r.Record(5)
+	}
+	done := make(chan uint64)
+	go func() {
+		var n uint64
+		f.Interval(func(v []string, s *Snapshot) {
+			n += s.Count()
+			if v[0] == "x" {
+				r.Close()
+				r.Record(7)
+			}
+		})
+		f.Interval(func(_ []string, s *Snapshot) { n += s.Count() })
+		done <- n
+	}()
+	select {
+	case n := <-done:
+		if n != 102 {
+			t.Fatalf("two Intervals hold %d spans; want 102", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a visit that records into a closed Recorder of a later series waits for the Interval that calls it")
+	}
+}

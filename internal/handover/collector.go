@@ -123,23 +123,24 @@ func (c *Collector) Spares() int {
 
 // attach gives a writer without a tally (a new or closed one, or a listed
 // one not used yet) an empty one whose window holds the bucket of a
-// record of kind k and span d, and a place among c's writers. A closed
-// writer that is not retired yet is retired first, which waits for an
-// Interval that is running.
+// record of kind k and span d, and a place among c's writers. It never
+// waits for an Interval.
 func (c *Collector) attach(w *Writer, k Kind, d int64) {
 	var from, to uint64
 	if p := placeOf(k, d); p >= 0 {
 		from, to = around(uint64(p), uint64(p)+1, grain)
 	}
 	t := c.spareTally(from, to)
+	// The tally takes the generation of the one Close took, as a tally
+	// put in front of it would: an Interval may have taken the one before
+	// that and not yet read the journal, which must not name the same
+	// generation for another tally (TestFamilyVisitMayRecord).
+	t.setGen(uint64(w.lastGen))
 	c.mu.Lock()
-	if w.closing {
-		c.mu.Unlock()
-		c.interval.Lock()
-		c.retireClosed(&c.pending)
-		c.interval.Unlock()
-		c.mu.Lock()
-	}
+	// A writer closed but not yet taken off the list stays on it: Close
+	// took its tally already, and the reader's view of its last record
+	// holds as it is.
+	w.closing = false
 	if !w.listed {
 		w.listed, w.index = true, len(c.writers)
 		c.writers = append(c.writers, w)
@@ -233,8 +234,17 @@ func Intervals(cs []*Collector, dst *Dist, each func(i int)) {
 			b.pass()
 		}
 	}
+	done := 0
+	defer func() {
+		// Where each panicked, the Collectors it did not reach still end:
+		// what their Intervals took goes to their next.
+		for _, c := range cs[done:] {
+			c.abandon()
+		}
+	}()
 	for i, c := range cs {
 		c.end(dst)
+		done = i + 1
 		each(i)
 	}
 }
@@ -450,6 +460,21 @@ func (c *Collector) spares() int {
 	return max(min(n, len(c.writers)), 0)
 }
 
+// abandon is end for an Interval whose caller will not read it: what begin
+// set aside and the tallies it took go to c.pending, for the next.
+func (c *Collector) abandon() {
+	for _, tk := range c.taken {
+		c.collect(tk.w, tk.old, &c.pending)
+	}
+	busy := len(c.taken)
+	clear(c.taken)
+	clear(c.scan)
+	c.taken, c.scan = c.taken[:0], c.scan[:0]
+	c.retireClosed(&c.pending)
+	c.trimSpares(busy)
+	c.interval.Unlock()
+}
+
 // trimSpares sets busy, the tallies the Interval took, and lets go of the
 // spares past what spares then says: the ones an Interval took came back
 // before the flights it made held theirs.
@@ -478,29 +503,34 @@ func (w *Writer) Close() {
 	// an Interval began is in its tally or in its leftovers, never between.
 	c.leftMu.Lock()
 	t := w.cur.Swap(closed)
+	if t != closed {
+		w.lastGen = uint8(t.gen())
+	}
 	for p := t; p != closed && p != nil; p = p.prev {
 		// t is complete, and the reader has it nowhere: it took whatever
 		// it took from w before the swap.
 		c.left.addTally(p)
 	}
 	c.leftMu.Unlock()
+	c.mu.Lock()
+	queued := w.listed && !w.closing
+	if queued {
+		w.closing = true
+		c.closing = append(c.closing, w)
+	}
+	c.mu.Unlock()
+	if !c.interval.TryLock() {
+		return // t is left to the garbage collector: a swap may be reading it
+	}
 	for p := t; p != closed && p != nil; {
 		next := p.prev
 		c.putSpare(p)
 		p = next
 	}
-	c.mu.Lock()
-	if !w.listed || w.closing {
-		c.mu.Unlock()
-		return
-	}
-	w.closing = true
-	c.closing = append(c.closing, w)
-	c.mu.Unlock()
-	if c.interval.TryLock() {
+	if queued {
 		c.retireClosed(&c.pending)
-		c.interval.Unlock()
 	}
+	c.interval.Unlock()
 }
 
 // retireClosed takes the writers closed since it last ran off c's list,
@@ -513,8 +543,14 @@ func (c *Collector) retireClosed(dst *Dist) {
 	c.mu.Unlock()
 	for _, w := range c.retiring {
 		w.flight.finish(c, dst)
-		w.flight.retired(atomic.LoadUint64(&w.seq))
 		c.mu.Lock()
+		if !w.closing || !w.listed {
+			// Used again since its Close, it stays listed (see attach),
+			// or it is here twice.
+			c.mu.Unlock()
+			continue
+		}
+		w.flight.retired(atomic.LoadUint64(&w.seq))
 		w.closing, w.listed = false, false
 		last := len(c.writers) - 1
 		c.writers[w.index], c.writers[last].index = c.writers[last], w.index

@@ -109,9 +109,14 @@
 // SpillSpans records to the Collector's spill, where it has one (a
 // Histogram's locked shards), so that a writer that records a few spans
 // and is dropped takes no tally and no place on the list. Close never
-// waits: it swaps the writer's tally out and queues the writer, and the
-// Interval that holds c.interval, or the Close that takes it, retires it.
-// Intervals takes the Intervals of several Collectors behind one barrier.
+// waits: it swaps the writer's tally out and adds it to the leftovers, in
+// one step under leftMu, which Interval takes to merge them; it queues the
+// writer, and the Interval that holds c.interval, or the Close that takes
+// it, takes it off the list. A writer used again before that stays listed,
+// and its new tally takes the generation of the one Close took, as a tally
+// put in front would. Intervals takes the Intervals of several Collectors
+// behind one barrier; where the caller's visit panics, the Collectors it
+// did not reach end into their next Interval.
 //
 // # The barrier
 //

@@ -22,14 +22,17 @@ type Writer struct {
 	cur      atomic.Pointer[Tally]
 	_        [64]byte
 
-	// The slow path's: c, and early, the records the writer gave to c's
-	// spill; pinned says it is one of c's writers for good (List), which
-	// spills nothing; onAttach is called, once, before the writer first
-	// attaches itself.
+	// The slow path's and Close's: c, and early, the records the writer
+	// gave to c's spill; pinned says it is one of c's writers for good
+	// (List), which spills nothing; onAttach is called, once, before the
+	// writer first attaches itself.
 	c        *Collector
 	onAttach func()
 	early    uint32
 	pinned   bool
+	// lastGen is the generation of the tally Close last took, which the
+	// tally the writer attaches after it takes (see attach).
+	lastGen uint8
 
 	// What follows is the reader's, under c.interval; listed and index,
 	// the writer's place in c.writers, and closing, its Close not yet
