@@ -12,16 +12,23 @@ import (
 // Like a tally, it counts the buckets of one window, which it widens to
 // take what is added: its memory follows the range of its spans, not the
 // whole range of buckets. Each count is 64 bits, kept as two halves of 32:
-// the high halves are allocated only once a count passes 2³²−1. A Dist
-// refers to its counts, so a copy would share them: go vet reports one
-// (noCopy).
+// the high halves are allocated only once a count passes 2³²−1. A bit a
+// bucket marks the counts that are not 0, so that what reads a Dist's
+// buckets (Buckets, Merge) or empties them (Reset) costs in proportion to
+// the buckets it holds, and a word of bits for each 64 of its window. A
+// Dist refers to its counts, so a copy would share them: go vet reports
+// one (noCopy).
 type Dist struct {
 	_ noCopy
 	// low and high are the counts of the buckets from off on, low and
 	// high halves; high is nil while every count fits 32 bits. The
 	// storage past len(low) is zero, and high has low's length.
 	low, high []uint32
-	off       uint64
+	// used has bit j%64 of word j/64 set where the count of bucket off+j
+	// is not 0, and clear where it is: its length is len(low) over 64,
+	// rounded up, and its storage past that is zero.
+	used []uint64
+	off  uint64
 	// count is the sum of counts.
 	count uint64
 	// lo and hi are the 128-bit sum of the spans in the buckets.
@@ -63,19 +70,22 @@ func (s *Dist) UnknownCPU() uint64 { return s.unknownCPU }
 
 // Bytes returns the bytes the Dist's counts take: its memory beside its
 // fixed part, the size of a Dist.
-func (s *Dist) Bytes() int { return 4 * (cap(s.low) + cap(s.high)) }
+func (s *Dist) Bytes() int { return 4*(cap(s.low)+cap(s.high)) + 8*cap(s.used) }
 
 // Buckets returns each bucket that holds a span, from the least, and its
 // count.
 func (s *Dist) Buckets() iter.Seq2[int, uint64] {
 	return func(yield func(int, uint64) bool) {
-		for j, c := range s.low {
-			n := uint64(c)
-			if s.high != nil {
-				n |= uint64(s.high[j]) << 32
-			}
-			if n != 0 && !yield(int(s.off)+j, n) {
-				return
+		for w, b := range s.used {
+			for ; b != 0; b &= b - 1 {
+				j := w<<6 + bits.TrailingZeros64(b)
+				n := uint64(s.low[j])
+				if s.high != nil {
+					n |= uint64(s.high[j]) << 32
+				}
+				if !yield(int(s.off)+j, n) {
+					return
+				}
 			}
 		}
 	}
@@ -102,14 +112,23 @@ func (s *Dist) Equal(o *Dist) bool {
 // Reset empties the Dist, keeping its storage and its window, which it
 // widens to the storage: spans like the ones it held take no allocation.
 func (s *Dist) Reset() {
-	clear(s.low)
-	clear(s.high)
+	for w, b := range s.used {
+		for ; b != 0; b &= b - 1 {
+			j := w<<6 + bits.TrailingZeros64(b)
+			s.low[j] = 0
+			if s.high != nil {
+				s.high[j] = 0
+			}
+		}
+	}
+	clear(s.used)
 	n := cap(s.low)
 	if s.high != nil {
 		n = min(n, cap(s.high))
 		s.high = s.high[:n]
 	}
 	s.low = s.low[:n]
+	s.used = bitWords(s.used, n)
 	s.off = min(s.off, NumBuckets-uint64(n))
 	s.count, s.lo, s.hi = 0, 0, 0
 	s.min, s.max = 0, 0
@@ -133,6 +152,7 @@ func (s *Dist) cover(from, to uint64) {
 		if s.high != nil {
 			s.high = grow(s.high, int(to-from))
 		}
+		s.used = bitWords(s.used, len(s.low))
 		return
 	}
 	if from >= s.off && to <= s.off+n {
@@ -144,6 +164,28 @@ func (s *Dist) cover(from, to uint64) {
 		s.high = shift(s.high, int(s.off-from), int(to-from))
 	}
 	s.off = from
+	// The counts moved: their bits are found again, a walk of the window
+	// as the move was.
+	clear(s.used)
+	s.used = bitWords(s.used, len(s.low))
+	for j, c := range s.low {
+		if c != 0 || s.high != nil && s.high[j] != 0 {
+			s.used[j>>6] |= 1 << (j & 63)
+		}
+	}
+}
+
+// bitWords returns u at the length that n buckets' bits take, its storage
+// zero past what it held: in u's storage where it has room, else in new
+// storage for the buckets that cover's growth gives (see shift).
+func bitWords(u []uint64, n int) []uint64 {
+	k := (n + 63) >> 6
+	if cap(u) < k {
+		v := make([]uint64, k, (min(n+n/4, NumBuckets)+63)>>6)
+		copy(v, u)
+		return v
+	}
+	return u[:k]
 }
 
 // grow returns s, empty and zero, at length n.
@@ -169,8 +211,10 @@ func shift(s []uint32, k, n int) []uint32 {
 	return s
 }
 
-// addAt adds n to the count of the bucket j places into the window.
+// addAt adds n, not 0, to the count of the bucket j places into the
+// window.
 func (s *Dist) addAt(j int, n uint64) {
+	s.used[j>>6] |= 1 << (j & 63)
 	v := uint64(s.low[j]) + n
 	if s.high != nil {
 		v += uint64(s.high[j]) << 32

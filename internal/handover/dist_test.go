@@ -16,6 +16,34 @@ func (s *Dist) countOf(i int) uint64 {
 	return 0
 }
 
+// checkUsed fails t unless s's bits mark exactly its counts that are not
+// 0, and the words past them are zero.
+func (s *Dist) checkUsed(t *testing.T) {
+	t.Helper()
+	if want := (len(s.low) + 63) / 64; len(s.used) != want {
+		t.Fatalf("%d words of bits for %d buckets; want %d", len(s.used), len(s.low), want)
+	}
+	for j := range s.low {
+		n := uint64(s.low[j])
+		if s.high != nil {
+			n |= uint64(s.high[j]) << 32
+		}
+		if set := s.used[j/64]>>(j%64)&1 == 1; set != (n != 0) {
+			t.Fatalf("bucket %d of the window: count %d, bit %v", j, n, set)
+		}
+	}
+	for j := len(s.low); j < len(s.used)*64; j++ {
+		if s.used[j/64]>>(j%64)&1 == 1 {
+			t.Fatalf("bit %d past the window's %d buckets is set", j, len(s.low))
+		}
+	}
+	for _, w := range s.used[len(s.used):cap(s.used)] {
+		if w != 0 {
+			t.Fatalf("the bits' storage past their length is not zero")
+		}
+	}
+}
+
 // TestDistWindows adds spans in an order that widens the window down, up
 // and past 2³² in one bucket, merges, resets and reuses, and checks every
 // bucket against a count kept apart.
@@ -25,6 +53,7 @@ func TestDistWindows(t *testing.T) {
 	for round := range 4 {
 		want := map[int]uint64{}
 		s.Reset()
+		s.checkUsed(t)
 		for range 2000 {
 			d := int64(r.Uint64N(1 << r.UintN(62)))
 			s.Add(KindSpan, d)
@@ -46,8 +75,11 @@ func TestDistWindows(t *testing.T) {
 		if !m.Equal(&s) {
 			t.Fatalf("round %d: a merge into an empty Dist is not the same", round)
 		}
-		if s.Bytes() > 4*2*NumBuckets+64 {
-			t.Fatalf("round %d: %d bytes of counts; want at most two halves of the whole range", round, s.Bytes())
+		if s.Bytes() > 4*2*NumBuckets+NumBuckets/8+64 {
+			t.Fatalf("round %d: %d bytes of counts; want at most two halves of the whole range and its bits", round, s.Bytes())
 		}
+		s.checkUsed(t)
+		m.checkUsed(t)
+		big.checkUsed(t)
 	}
 }
