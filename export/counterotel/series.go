@@ -33,6 +33,20 @@ func (p *Producer) newSeries(attrs attribute.Set, start time.Time) *series {
 	return sr
 }
 
+// placesOf returns the Producer's places of the rate r, made at its first
+// use. p.mu is held.
+func (p *Producer) placesOf(r counter.TickRate) *places {
+	pl := p.places[r]
+	if pl == nil {
+		if p.places == nil {
+			p.places = map[counter.TickRate]*places{}
+		}
+		pl = newPlaces(r)
+		p.places[r] = pl
+	}
+	return pl
+}
+
 // A batch is the points one Produce returns, as it appends them, and the
 // temporality of each kind.
 type batch struct {
@@ -71,14 +85,14 @@ func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], 
 	case delta:
 		s, start, t = in, sr.last, &p.delta
 		t.reset(&p.layout)
-		t.add(s, &p.layout, rate)
+		t.add(s, &p.layout, p.placesOf(rate))
 		sr.behind = true
 	case sr.behind:
 		t.reset(&p.layout)
-		t.add(s, &p.layout, rate)
+		t.add(s, &p.layout, p.placesOf(rate))
 		sr.behind = false
 	default:
-		t.add(in, &p.layout, rate)
+		t.add(in, &p.layout, p.placesOf(rate))
 	}
 	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
 		Attributes: sr.attrs,
