@@ -268,11 +268,27 @@ func (s *Dist) addTally(t *Tally) {
 		if from < to {
 			s.cover(from, to)
 			d := int(from) - int(s.off)
-			for j, c := range t.counts[from-t.off : to-t.off] {
-				if c != 0 {
-					s.addAt(d+j, uint64(c))
-					n += uint64(c)
+			c := t.counts[from-t.off : to-t.off]
+			// Two counts a step: most are 0 where a tally's spans are
+			// fewer than its window's buckets.
+			j := 0
+			for ; j+1 < len(c); j += 2 {
+				pair := c[j : j+2 : j+2]
+				if pair[0]|pair[1] == 0 {
+					continue
 				}
+				if pair[0] != 0 {
+					s.addAt(d+j, uint64(pair[0]))
+					n += uint64(pair[0])
+				}
+				if pair[1] != 0 {
+					s.addAt(d+j+1, uint64(pair[1]))
+					n += uint64(pair[1])
+				}
+			}
+			if j < len(c) && c[j] != 0 {
+				s.addAt(d+j, uint64(c[j]))
+				n += uint64(c[j])
 			}
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)

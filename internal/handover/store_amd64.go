@@ -2,6 +2,11 @@
 
 package handover
 
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
 // On amd64 a writer stores with plain stores. The processor makes stores
 // visible in program order, and Go's compiler keeps stores in program order
 // too (each takes the memory state the one before it left), so a reader
@@ -21,3 +26,25 @@ func storeInt(p *int64, v int64)  { *p = v }
 // Release stores 0 to *p, a lock word its caller holds, giving the lock
 // up: on amd64 a plain store, which no earlier load or store passes.
 func Release(p *uint32) { *p = 0 }
+
+// loadCounts copies src into dst, as long, with atomic loads, as src's
+// writer may store to it meanwhile: two counts a load where src's storage
+// is aligned to 8 bytes, as a tally's is (a window is whole grains). An
+// aligned load of 8 bytes is one access on amd64, so each count is read
+// whole, as with a load of each; nothing orders the counts' loads among
+// themselves, and nothing needs to (see the package doc).
+func loadCounts(dst, src []uint32) {
+	dst = dst[:len(src)]
+	n := 0
+	if len(src) >= 2 && uintptr(unsafe.Pointer(&src[0]))%8 == 0 {
+		n = len(src) &^ 1
+		d := unsafe.Slice((*uint64)(unsafe.Pointer(&dst[0])), n/2)
+		s := unsafe.Slice((*uint64)(unsafe.Pointer(&src[0])), n/2)
+		for i := range s {
+			d[i] = atomic.LoadUint64(&s[i])
+		}
+	}
+	for i := n; i < len(src); i++ {
+		dst[i] = atomic.LoadUint32(&src[i])
+	}
+}

@@ -21,3 +21,12 @@ func storeInt(p *int64, v int64)  { atomic.StoreInt64(p, v) }
 // Release stores 0 to *p, a lock word its caller holds, giving the lock
 // up, with an atomic store.
 func Release(p *uint32) { atomic.StoreUint32(p, 0) }
+
+// loadCounts copies src into dst, as long, with an atomic load of each
+// count, as src's writer may store to it meanwhile.
+func loadCounts(dst, src []uint32) {
+	dst = dst[:len(src)]
+	for i := range src {
+		dst[i] = atomic.LoadUint32(&src[i])
+	}
+}

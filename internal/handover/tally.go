@@ -120,9 +120,7 @@ func (dst *Tally) load(t *Tally) *Tally {
 		dst.counts = make([]uint32, len(t.counts))
 	}
 	dst.counts, dst.off = dst.counts[:len(t.counts)], t.off
-	for i := range t.counts {
-		dst.counts[i] = atomic.LoadUint32(&t.counts[i])
-	}
+	loadCounts(dst.counts, t.counts)
 	dst.lo = atomic.LoadUint64(&t.lo)
 	dst.hi = atomic.LoadUint64(&t.hi)
 	dst.min = atomic.LoadInt64(&t.min)
