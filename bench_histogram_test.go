@@ -274,12 +274,28 @@ func BenchmarkRecorderNew(b *testing.B) {
 // Recorder of h of their own, flat out, until the function it returns is
 // called, which waits for them to close their Recorders.
 func recordFlatOut(h *counter.Histogram, n int) (stop func()) {
+	return flatOut(n, func(w int) func(i int) {
+		r := h.Recorder()
+		return func(i int) {
+			if i < 0 {
+				r.Close()
+				return
+			}
+			r.Record(spans[i&1023])
+		}
+	})
+}
+
+// flatOut starts n goroutines, the w-th calling step(i) for i from w on,
+// flat out, where step is start(w), until the function it returns is
+// called, which has each call step(-1) and waits for them.
+func flatOut(n int, start func(w int) (step func(i int))) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
-			r := h.Recorder()
-			defer r.Close()
+			step := start(w)
+			defer step(-1)
 			for i := w; ; i++ {
 				if i&1023 == 0 {
 					select {
@@ -288,7 +304,7 @@ func recordFlatOut(h *counter.Histogram, n int) (stop func()) {
 					default:
 					}
 				}
-				r.Record(spans[i&1023])
+				step(i)
 			}
 		})
 	}

@@ -20,6 +20,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -211,6 +212,21 @@ func BenchmarkExportOTel(b *testing.B) {
 		r.Close()
 		_ = mp.Shutdown(context.Background())
 	}
+	// The floor: a Producer that makes the points counterotel's makes,
+	// fresh as the Producer interface has them, and does nothing else.
+	for _, lim := range otelLimits {
+		fp := &floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}
+		reader := metric.NewManualReader(metric.WithProducer(fp))
+		mp := metric.NewMeterProvider(metric.WithReader(reader))
+		var rm metricdata.ResourceMetrics
+		runExport(b, exportCase{
+			name:    "floor/" + lim.name,
+			record:  func(counter.Tickdelta) {},
+			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
+			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
+		})
+		_ = mp.Shutdown(context.Background())
+	}
 	for _, lim := range otelLimits {
 		reader := metric.NewManualReader()
 		h := otelHistogram(b, reader, lim.maxSize, lim.sdkFrom)
@@ -223,6 +239,56 @@ func BenchmarkExportOTel(b *testing.B) {
 			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
 		})
 	}
+}
+
+// A floorProducer is the least a Producer of counterotel's points can do:
+// each Produce returns its points in fresh memory, as a Producer must (the
+// SDK's readers keep them in the caller's ResourceMetrics, whose slices the
+// next Collect into it reuses), with a histogram point of the buckets that
+// counterotel's has after the first collection, and a point of each of the
+// two sums, for each of its points. It takes no span, and it is right only
+// the first time: the benchmarks time its collections beside counterotel's
+// and the SDK's, as the cost of the output alone.
+type floorProducer struct {
+	points            int
+	maxSize, maxScale int32
+	model             []metricdata.ScopeMetrics // counterotel's first Produce
+}
+
+func (fp *floorProducer) Produce(context.Context) ([]metricdata.ScopeMetrics, error) {
+	if fp.model == nil {
+		p := counterotel.NewProducer(counterotel.WithMaxSize(fp.maxSize), counterotel.WithMaxScale(fp.maxScale))
+		for k := range fp.points {
+			h := counter.NewHistogram()
+			for _, d := range wideSpans[k%16*1024:][:1024] {
+				h.Record(d)
+			}
+			if err := p.Register("span", h, gigahertz, attribute.Int("k", k)); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if fp.model, err = p.Produce(context.Background()); err != nil {
+			return nil, err
+		}
+	}
+	src := fp.model[0].Metrics
+	hist := src[0].Data.(metricdata.ExponentialHistogram[float64])
+	n := len(hist.DataPoints)
+	sums := make([]metricdata.DataPoint[int64], 2*n)
+	hists := make([]metricdata.ExponentialHistogramDataPoint[float64], n)
+	for k := range hists {
+		hists[k] = hist.DataPoints[k]
+		hists[k].PositiveBucket.Counts = slices.Clone(hist.DataPoints[k].PositiveBucket.Counts)
+		sums[k] = src[1].Data.(metricdata.Sum[int64]).DataPoints[k]
+		sums[n+k] = src[2].Data.(metricdata.Sum[int64]).DataPoints[k]
+	}
+	metrics := make([]metricdata.Metrics, 3)
+	copy(metrics, src)
+	metrics[0].Data = metricdata.ExponentialHistogram[float64]{DataPoints: hists, Temporality: hist.Temporality}
+	metrics[1].Data = metricdata.Sum[int64]{DataPoints: sums[:n], Temporality: metricdata.CumulativeTemporality, IsMonotonic: true}
+	metrics[2].Data = metricdata.Sum[int64]{DataPoints: sums[n:], Temporality: metricdata.CumulativeTemporality, IsMonotonic: true}
+	return []metricdata.ScopeMetrics{{Scope: fp.model[0].Scope, Metrics: metrics}}, nil
 }
 
 // liveHeap returns the bytes of the heap's live objects after a collection.
@@ -397,6 +463,14 @@ func BenchmarkExportOTelFamily(b *testing.B) {
 		var rm metricdata.ResourceMetrics
 		run(b, func(k int, d counter.Tickdelta) { series[k].Record(d) },
 			func(b *testing.B) int { return collectFamily(b, reader, &rm) })
+	})
+	b.Run("floor", func(b *testing.B) {
+		fp := &floorProducer{points: familySets, maxSize: counterotel.DefaultMaxSize, maxScale: counterotel.DefaultMaxScale}
+		reader := metric.NewManualReader(metric.WithProducer(fp))
+		mp := metric.NewMeterProvider(metric.WithReader(reader))
+		defer func() { _ = mp.Shutdown(context.Background()) }()
+		var rm metricdata.ResourceMetrics
+		run(b, func(int, counter.Tickdelta) {}, func(b *testing.B) int { return collectFamily(b, reader, &rm) })
 	})
 	b.Run("otel", func(b *testing.B) {
 		reader := metric.NewManualReader()

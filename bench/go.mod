@@ -35,7 +35,7 @@ require (
 	github.com/tickstamp/counter/export/counterprom v0.0.0-00010101000000-000000000000
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/sys v0.50.0
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
