@@ -51,34 +51,36 @@ const placesBits = 12
 // rate, lie among the buckets of a layout's exp: the conversion and the
 // search that [export.Exponential.Index] does, remembered for the buckets
 // that the Producer placed lately (most buckets of an Interval were in the
-// one before), so that adding an Interval of n buckets costs n look-ups.
-// Each slot is named by its bucket's bounds, so a bucket takes another's
-// place only where both hash to one slot, and is placed afresh then. About
-// 80 KB, one for each rate a Producer's registrations have.
+// one before), so that adding an Interval of n buckets costs n look-ups,
+// each one cache line. A slot is named by its bucket's Min, which no other
+// bucket has, as a Snapshot's buckets part the spans among them; a bucket
+// takes another's slot only where both hash to it, and is placed afresh
+// then. 64 KB, one for each rate a Producer's registrations have.
 type places struct {
-	rate     counter.TickRate
-	min, max [1 << placesBits]counter.Tickdelta // of the bucket in each slot; max < min for none
-	at       [1 << placesBits]int32             // its middle's bucket of the layout's exp
+	rate  counter.TickRate
+	slots [1 << placesBits]place
+}
+
+// A place is the bucket of a layout's exp that holds the middle of the
+// Snapshot's bucket whose Min is min, where set.
+type place struct {
+	min counter.Tickdelta
+	at  int32
+	set bool
 }
 
 // newPlaces returns an empty places of the rate r.
-func newPlaces(r counter.TickRate) *places {
-	pl := &places{rate: r}
-	for i := range pl.min {
-		pl.min[i], pl.max[i] = 1, 0
-	}
-	return pl
-}
+func newPlaces(r counter.TickRate) *places { return &places{rate: r} }
 
 // index returns the bucket of l.exp that holds the middle of b, in
 // seconds at pl's rate: l.index of it at l.exp's scale.
 func (pl *places) index(b counter.Bucket, l *layout) int32 {
-	h := uint64(b.Min) * 0x9e3779b97f4a7c15 >> (64 - placesBits)
-	if pl.min[h] == b.Min && pl.max[h] == b.Max {
-		return pl.at[h]
+	sl := &pl.slots[uint64(b.Min)*0x9e3779b97f4a7c15>>(64-placesBits)]
+	if sl.set && sl.min == b.Min {
+		return sl.at
 	}
 	i := l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
-	pl.min[h], pl.max[h], pl.at[h] = b.Min, b.Max, i
+	*sl = place{min: b.Min, at: i, set: true}
 	return i
 }
 

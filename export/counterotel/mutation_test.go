@@ -48,7 +48,7 @@ var mutations = []mutation{
 	{"the cumulative counts are the Interval's", "series.go",
 		"t.add(in, &p.layout, p.placesOf(rate))\n", "t.reset(&p.layout)\n\t\tt.add(in, &p.layout, p.placesOf(rate))\n"},
 	{"a remembered place is any bucket's", "buckets.go",
-		"if pl.min[h] == b.Min && pl.max[h] == b.Max {", "if pl.max[h] >= pl.min[h] {"},
+		"if sl.set && sl.min == b.Min {", "if sl.set {"},
 	{"a placed bucket shifts once too often", "buckets.go",
 		"pl.index(b, l) >> (l.exp.Scale() - t.scale)", "pl.index(b, l) >> (l.exp.Scale() - t.scale + 1)"},
 	{"a bucket is placed at the wrong rate", "buckets.go",
