@@ -177,7 +177,8 @@
 // registration keeps its cumulative point's counts of every bucket of its
 // total but the first and the last, at most the maximum size of them, and
 // adds each bucket of an Interval to them with a lookup of its middle's
-// exponential bucket. The SDK's exponential histogram finds that bucket at
+// exponential bucket, remembered from the Produces before where it was
+// placed already. The SDK's exponential histogram finds that bucket at
 // each span it records; a Producer at each Snapshot bucket of each
 // Interval.
 //
@@ -193,6 +194,7 @@
 // family, keeps a Snapshot for its total, whose memory follows the range
 // of its spans ([counter.Snapshot]), and its cumulative point's counts,
 // and the Producer one Snapshot more for the Intervals of Sources (a
-// Family has its own). Produce, Register and RegisterFamily may be called
+// Family has its own), and 64 KB for each rate of its registrations, where
+// it remembers the buckets it placed. Produce, Register and RegisterFamily may be called
 // from any goroutine; they take turns.
 package counterotel
