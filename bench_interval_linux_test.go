@@ -26,9 +26,12 @@ type floorWriter struct {
 // goroutines recording flat out: a load of a word of each of 64 writers
 // allocated apart, one membarrier(2), and a read of the counts of the two
 // that record, as wide as theirs (2,000 buckets). No reader of writers
-// that take no lock does less. Where its p99 is over a goal, no Interval
-// meets that goal on this machine: the rest is the machine's (see
-// BenchmarkColdPages in the bench module).
+// that take no lock does less. (Its writers count with atomic adds and
+// its reader loads a count at a time, where Recorders store plainly and
+// Interval loads two: neither is what a reader at this pace waits for.)
+// Where its p99 is over a goal, no Interval meets that goal on this
+// machine: the rest is the machine's (see BenchmarkColdPages in the bench
+// module).
 func BenchmarkIntervalFloorEvery100ms(b *testing.B) {
 	if _, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierRegisterPrivateExpedited, 0, 0); errno != 0 {
 		b.Skip("no private expedited membarrier:", errno)

@@ -55,10 +55,11 @@ const placesBits = 12
 // each one cache line. A slot is named by its bucket's Min, which no other
 // bucket has, as a Snapshot's buckets part the spans among them; a bucket
 // takes another's slot only where both hash to it, and is placed afresh
-// then. 64 KB, one for each rate a Producer's registrations have.
+// then. 64 KB, one for each rate a Producer's registrations have, in an
+// allocation of their own, so that no slot straddles two cache lines.
 type places struct {
 	rate  counter.TickRate
-	slots [1 << placesBits]place
+	slots *[1 << placesBits]place
 }
 
 // A place is the bucket of a layout's exp that holds the middle of the
@@ -70,7 +71,9 @@ type place struct {
 }
 
 // newPlaces returns an empty places of the rate r.
-func newPlaces(r counter.TickRate) *places { return &places{rate: r} }
+func newPlaces(r counter.TickRate) *places {
+	return &places{rate: r, slots: new([1 << placesBits]place)}
+}
 
 // index returns the bucket of l.exp that holds the middle of b, in
 // seconds at pl's rate: l.index of it at l.exp's scale.

@@ -3,6 +3,7 @@ package counterotel
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
@@ -14,6 +15,13 @@ import (
 // export.Exponential.Index gives the bucket's middle, at each of two rates
 // and each scale the Producer takes.
 func TestPlaces(t *testing.T) {
+	// Four slots to a cache line, and 64 KB in all, as the doc says.
+	if size := unsafe.Sizeof(place{}); size != 16 {
+		t.Fatalf("a slot is %d bytes; want 16", size)
+	}
+	if size := unsafe.Sizeof(*newPlaces(counter.TickRate{}).slots); size != 64<<10 {
+		t.Fatalf("the slots are %d bytes; want 64 KB", size)
+	}
 	h := counter.NewHistogram()
 	for d := counter.Tickdelta(0); d < 1<<62; d += d/512 + 1 {
 		h.Record(d)

@@ -128,7 +128,7 @@ func (s *Dist) Reset() {
 		s.high = s.high[:n]
 	}
 	s.low = s.low[:n]
-	s.used = bitWords(s.used, n)
+	s.used = bitWords(s.used, n, n)
 	s.off = min(s.off, NumBuckets-uint64(n))
 	s.count, s.lo, s.hi = 0, 0, 0
 	s.min, s.max = 0, 0
@@ -152,7 +152,7 @@ func (s *Dist) cover(from, to uint64) {
 		if s.high != nil {
 			s.high = grow(s.high, int(to-from))
 		}
-		s.used = bitWords(s.used, len(s.low))
+		s.used = bitWords(s.used, len(s.low), cap(s.low))
 		return
 	}
 	if from >= s.off && to <= s.off+n {
@@ -167,7 +167,7 @@ func (s *Dist) cover(from, to uint64) {
 	// The counts moved: their bits are found again, a walk of the window
 	// as the move was.
 	clear(s.used)
-	s.used = bitWords(s.used, len(s.low))
+	s.used = bitWords(s.used, len(s.low), cap(s.low))
 	for j, c := range s.low {
 		if c != 0 || s.high != nil && s.high[j] != 0 {
 			s.used[j>>6] |= 1 << (j & 63)
@@ -177,11 +177,12 @@ func (s *Dist) cover(from, to uint64) {
 
 // bitWords returns u at the length that n buckets' bits take, its storage
 // zero past what it held: in u's storage where it has room, else in new
-// storage for the buckets that cover's growth gives (see shift).
-func bitWords(u []uint64, n int) []uint64 {
+// storage with room for the bits of room buckets, the counts' capacity, so
+// that a Reset that widens the window to the counts' storage takes none.
+func bitWords(u []uint64, n, room int) []uint64 {
 	k := (n + 63) >> 6
 	if cap(u) < k {
-		v := make([]uint64, k, (min(n+n/4, NumBuckets)+63)>>6)
+		v := make([]uint64, k, (max(n, room)+63)>>6)
 		copy(v, u)
 		return v
 	}

@@ -3,6 +3,7 @@ package handover
 import (
 	"maps"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -82,4 +83,49 @@ func TestDistWindows(t *testing.T) {
 		m.checkUsed(t)
 		big.checkUsed(t)
 	}
+}
+
+// TestDistAddTallyBits adds tallies whose walked buckets, from their
+// minimum's to their maximum's, are odd and even in number and start at
+// odd and even places, with counts at both ends, and checks the buckets
+// and their bits.
+func TestDistAddTallyBits(t *testing.T) {
+	for _, first := range []uint64{300, 301} {
+		for _, n := range []uint64{1, 2, 17, 18} {
+			tl := newTally(first-5, first+n+7)
+			want := map[int]uint64{}
+			for _, i := range []uint64{first, first + n/2, first + n - 1} {
+				tl.counts[i-tl.off]++
+				want[int(i)]++
+			}
+			lo, _ := BucketBounds(int(first))
+			hi, w := BucketBounds(int(first + n - 1))
+			tl.min, tl.max = int64(lo), int64(hi+w-1)
+			var s Dist
+			s.addTally(tl)
+			s.checkUsed(t)
+			if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
+				t.Fatalf("%d buckets from %d: got %v; want %v", n, first, got, want)
+			}
+		}
+	}
+}
+
+// TestDistResetAllocatesNothing widens a Dist past its storage, which
+// moves its counts, and checks that a Reset then, which widens the window
+// to the storage, allocates nothing: the bits have room for it too.
+func TestDistResetAllocatesNothing(t *testing.T) {
+	var s Dist
+	s.Add(KindSpan, 1000)
+	s.Add(KindSpan, 1<<40) // past the window: new storage, a quarter wider
+	// The first Reset is the one that widens (AllocsPerRun would not count
+	// it: it runs its function once before counting).
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s.Reset()
+	runtime.ReadMemStats(&after)
+	if n := after.Mallocs - before.Mallocs; n != 0 {
+		t.Fatalf("Reset allocated %d times; want 0", n)
+	}
+	s.checkUsed(t)
 }

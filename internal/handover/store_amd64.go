@@ -29,7 +29,8 @@ func Release(p *uint32) { *p = 0 }
 
 // loadCounts copies src into dst, as long, with atomic loads, as src's
 // writer may store to it meanwhile: two counts a load where src's storage
-// is aligned to 8 bytes, as a tally's is (a window is whole grains). An
+// is aligned to 8 bytes, as a tally's is (its counts start where their
+// allocation does, and Go aligns an allocation of 8 bytes or more). An
 // aligned load of 8 bytes is one access on amd64, so each count is read
 // whole, as with a load of each; nothing orders the counts' loads among
 // themselves, and nothing needs to (see the package doc).
