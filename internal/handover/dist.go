@@ -176,13 +176,14 @@ func (s *Dist) cover(from, to uint64) {
 }
 
 // bitWords returns u at the length that n buckets' bits take, its storage
-// zero past what it held: in u's storage where it has room, else in new
-// storage with room for the bits of room buckets, the counts' capacity, so
-// that a Reset that widens the window to the counts' storage takes none.
+// zero past what it held: in u's storage where it has room for the bits of
+// room buckets, the counts' capacity, else in new storage with that room,
+// so that a Reset that widens the window to the counts' storage takes
+// none. room is at least n.
 func bitWords(u []uint64, n, room int) []uint64 {
-	k := (n + 63) >> 6
-	if cap(u) < k {
-		v := make([]uint64, k, (max(n, room)+63)>>6)
+	k, need := (n+63)>>6, (room+63)>>6
+	if cap(u) < need {
+		v := make([]uint64, k, need)
 		copy(v, u)
 		return v
 	}

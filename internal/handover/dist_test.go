@@ -2,6 +2,7 @@ package handover
 
 import (
 	"maps"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -36,6 +37,10 @@ func (s *Dist) checkUsed(t *testing.T) {
 		if s.used[j/64]>>(j%64)&1 == 1 {
 			t.Fatalf("bit %d past the window's %d buckets is set", j, len(s.low))
 		}
+	}
+	if cap(s.used)*64 < cap(s.low) {
+		t.Fatalf("room for the bits of %d buckets, but the counts have room for %d: a Reset would allocate",
+			cap(s.used)*64, cap(s.low))
 	}
 	for _, w := range s.used[len(s.used):cap(s.used)] {
 		if w != 0 {
@@ -82,6 +87,20 @@ func TestDistWindows(t *testing.T) {
 		m.checkUsed(t)
 		big.checkUsed(t)
 	}
+}
+
+// TestDistWidensStepByStep widens a Dist a few buckets at a time, up and
+// down, so that its counts move within their storage and to new storage
+// of every size, and checks its bits after each step.
+func TestDistWidensStepByStep(t *testing.T) {
+	var s Dist
+	for k := range 400 {
+		s.Add(KindSpan, int64(1000*math.Pow(1.01, float64(k))))
+		s.Add(KindSpan, int64(1000*math.Pow(0.995, float64(k))))
+		s.checkUsed(t)
+	}
+	s.Reset()
+	s.checkUsed(t)
 }
 
 // TestDistAddTallyBits adds tallies whose walked buckets, from their
