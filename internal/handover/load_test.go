@@ -13,7 +13,7 @@ import (
 func TestLoadCounts(t *testing.T) {
 	storage := make([]uint32, 64)
 	for i := range storage {
-		storage[i] = uint32(i*2654435761) | 1
+		storage[i] = uint32(i)*2654435761 | 1
 	}
 	for n := range 41 {
 		for _, from := range []int{0, 1} {
@@ -33,7 +33,7 @@ func TestLoadCounts(t *testing.T) {
 // between two values whose halves differ, with the writer's own stores:
 // every count copied is one of the two, never a mix.
 func TestLoadCountsWhileStored(t *testing.T) {
-	const a, b = 0x0000ffff, 0xffff0000
+	const a, b uint32 = 0x0000ffff, 0xffff0000
 	src := make([]uint32, 64)
 	for i := range src {
 		src[i] = a
@@ -42,7 +42,7 @@ func TestLoadCountsWhileStored(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for k := 0; !stop.Load(); k++ {
-			v := uint32(a)
+			v := a
 			if k&1 == 1 {
 				v = b
 			}
