@@ -26,7 +26,8 @@ type Dist struct {
 	low, high []uint32
 	// used has bit j%64 of word j/64 set where the count of bucket off+j
 	// is not 0, and clear where it is: its length is len(low) over 64,
-	// rounded up, and its storage past that is zero.
+	// rounded up, its capacity holds the bits of cap(low) buckets (so
+	// that Reset allocates none), and its storage past its length is zero.
 	used []uint64
 	off  uint64
 	// count is the sum of counts.
