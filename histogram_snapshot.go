@@ -69,6 +69,11 @@ func (s *Snapshot) Sum() Tickdelta {
 	return Tickdelta(lo)
 }
 
+// Sum128 returns the exact sum of the distribution's spans as a 128-bit
+// number, hi·2⁶⁴ + lo: what [Snapshot.Sum] saturates, for code that keeps
+// sums of its own, as an exporter's running total does.
+func (s *Snapshot) Sum128() (hi, lo uint64) { return s.d.Sum() }
+
 // Mean returns the mean of the distribution's spans, its exact sum divided
 // by its count and rounded to the nearest tick (halves up); 0 where it is
 // empty. Read the mean, not a quantile, for code shorter than the counter's

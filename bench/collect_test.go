@@ -193,24 +193,33 @@ func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetr
 }
 
 func BenchmarkExportOTel(b *testing.B) {
-	for _, lim := range otelLimits {
-		h := counter.NewHistogram()
-		r := h.Recorder()
-		p := counterotel.NewProducer(counterotel.WithMaxSize(lim.maxSize), counterotel.WithMaxScale(lim.maxScale))
-		if err := p.Register("span", h, gigahertz); err != nil {
-			b.Fatal(err)
+	// Spans through a Recorder, whose Interval passes the barrier, and
+	// through Histogram.Record, whose locks let Interval take the tally
+	// without one (suffix "_locked").
+	for _, locked := range []bool{false, true} {
+		for _, lim := range otelLimits {
+			h := counter.NewHistogram()
+			r := h.Recorder()
+			record, suffix := r.Record, ""
+			if locked {
+				record, suffix = h.Record, "_locked"
+			}
+			p := counterotel.NewProducer(counterotel.WithMaxSize(lim.maxSize), counterotel.WithMaxScale(lim.maxScale))
+			if err := p.Register("span", h, gigahertz); err != nil {
+				b.Fatal(err)
+			}
+			reader := metric.NewManualReader(metric.WithProducer(p))
+			mp := metric.NewMeterProvider(metric.WithReader(reader))
+			var rm metricdata.ResourceMetrics
+			runExport(b, exportCase{
+				name:    "counterotel/" + lim.name + suffix,
+				record:  record,
+				collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
+				buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
+			})
+			r.Close()
+			_ = mp.Shutdown(context.Background())
 		}
-		reader := metric.NewManualReader(metric.WithProducer(p))
-		mp := metric.NewMeterProvider(metric.WithReader(reader))
-		var rm metricdata.ResourceMetrics
-		runExport(b, exportCase{
-			name:    "counterotel/" + lim.name,
-			record:  r.Record,
-			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
-			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
-		})
-		r.Close()
-		_ = mp.Shutdown(context.Background())
 	}
 	// The floor: a Producer that makes the points counterotel's makes,
 	// fresh as the Producer interface has them, and does nothing else.

@@ -30,8 +30,10 @@ import (
 	"errors"
 	"iter"
 	"math"
+	"math/bits"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/handover"
 )
 
 // ErrZeroRate is the error of a conversion to seconds at the zero
@@ -55,6 +57,71 @@ func SumSeconds(s *counter.Snapshot, r counter.TickRate) float64 {
 		return Seconds(sum, r)
 	}
 	return Seconds(s.Mean(), r) * float64(s.Count())
+}
+
+// NumBuckets is how many buckets a [counter.Snapshot] has, over every span
+// from 0 to 2⁶³−1 ticks: BucketIndex numbers them from 0 to NumBuckets−1.
+const NumBuckets = handover.NumBuckets
+
+// BucketIndex returns the place of b, a bucket of a [counter.Snapshot],
+// among all of a Snapshot's buckets, from 0 for the span 0 to
+// NumBuckets−1: the same place in every Snapshot, so that an exporter may
+// keep what it makes of a bucket in a table of NumBuckets entries.
+func BucketIndex(b counter.Bucket) int { return int(handover.BucketOf(uint64(b.Min))) }
+
+// Totals are the figures of the spans of the Snapshots added to them,
+// without their buckets: what an exporter's running total keeps beside
+// buckets of its own (an exponential histogram's), at a fixed 64 bytes
+// whatever the spans' range, and added to at a fixed cost. The zero Totals
+// hold no span.
+type Totals struct {
+	count      uint64
+	hi, lo     uint64 // the exact sum, 128 bits
+	min, max   counter.Tickdelta
+	neg, moved uint64
+}
+
+// Add adds the figures of s to t: t's figures are then those of the
+// Snapshot that s and every Snapshot added before it merge into.
+func (t *Totals) Add(s *counter.Snapshot) {
+	t.neg += s.Negative()
+	t.moved += s.Migrated()
+	n := s.Count()
+	if n == 0 {
+		return
+	}
+	if t.count == 0 {
+		t.min, t.max = s.Min(), s.Max()
+	} else {
+		t.min, t.max = min(t.min, s.Min()), max(t.max, s.Max())
+	}
+	t.count += n
+	hi, lo := s.Sum128()
+	var carry uint64
+	t.lo, carry = bits.Add64(t.lo, lo, 0)
+	t.hi += hi + carry
+}
+
+// Count, Min, Max, Negative and Migrated are those of
+// [counter.Snapshot], of the spans added.
+func (t *Totals) Count() uint64          { return t.count }
+func (t *Totals) Min() counter.Tickdelta { return t.min }
+func (t *Totals) Max() counter.Tickdelta { return t.max }
+func (t *Totals) Negative() uint64       { return t.neg }
+func (t *Totals) Migrated() uint64       { return t.moved }
+
+// Seconds returns the sum of the spans added in seconds at rate r, as
+// [SumSeconds] returns it for the Snapshot they merge into.
+func (t *Totals) Seconds(r counter.TickRate) float64 {
+	if t.hi == 0 && t.lo < math.MaxInt64 {
+		return Seconds(counter.Tickdelta(t.lo), r)
+	}
+	// As Snapshot.Mean: hi < count, as every span is below 2⁶³.
+	q, rem := bits.Div64(t.hi, t.lo, t.count)
+	if rem >= t.count-rem {
+		q++
+	}
+	return Seconds(counter.Tickdelta(q), r) * float64(t.count)
 }
 
 // Values returns the values at which exporters count the snapshot's spans,

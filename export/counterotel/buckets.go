@@ -1,6 +1,7 @@
 package counterotel
 
 import (
+	"math"
 	"slices"
 
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -44,47 +45,39 @@ func (l *layout) fit(lo, hi int32) int32 {
 	return k
 }
 
-// placesBits is the log₂ of how many buckets a places remembers.
-const placesBits = 12
-
 // A places is where the middles of a Snapshot's buckets, in seconds at one
 // rate, lie among the buckets of a layout's exp: the conversion and the
-// search that [export.Exponential.Index] does, remembered for the buckets
-// that the Producer placed lately (most buckets of an Interval were in the
-// one before), so that adding an Interval of n buckets costs n look-ups,
-// each one cache line. A slot is named by its bucket's Min, which no other
-// bucket has, as a Snapshot's buckets part the spans among them; a bucket
-// takes another's slot only where both hash to it, and is placed afresh
-// then. 64 KB, one for each rate a Producer's registrations have, in an
-// allocation of their own, so that no slot straddles two cache lines.
+// search that [export.Exponential.Index] does, remembered for each bucket
+// the Producer placed, by its [export.BucketIndex], so that adding an
+// Interval of n buckets costs n look-ups. 4 bytes a bucket of a Snapshot,
+// 29 KB, one for each rate a Producer's registrations have.
 type places struct {
-	rate  counter.TickRate
-	slots *[1 << placesBits]place
+	rate counter.TickRate
+	at   *[export.NumBuckets]int32 // unplaced where not yet placed
 }
 
-// A place is the bucket of a layout's exp that holds the middle of the
-// Snapshot's bucket whose Min is min, where set.
-type place struct {
-	min counter.Tickdelta
-	at  int32
-	set bool
-}
+// unplaced is no bucket of a layout's exp: at scale 8 or less, every
+// float64 is in a bucket within ±2²⁰.
+const unplaced = math.MinInt32
 
 // newPlaces returns an empty places of the rate r.
 func newPlaces(r counter.TickRate) *places {
-	return &places{rate: r, slots: new([1 << placesBits]place)}
+	pl := &places{rate: r, at: new([export.NumBuckets]int32)}
+	for i := range pl.at {
+		pl.at[i] = unplaced
+	}
+	return pl
 }
 
 // index returns the bucket of l.exp that holds the middle of b, in
 // seconds at pl's rate: l.index of it at l.exp's scale.
 func (pl *places) index(b counter.Bucket, l *layout) int32 {
-	sl := &pl.slots[uint64(b.Min)*0x9e3779b97f4a7c15>>(64-placesBits)]
-	if sl.set && sl.min == b.Min {
-		return sl.at
+	at := &pl.at[export.BucketIndex(b)]
+	if *at != unplaced {
+		return *at
 	}
-	i := l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
-	*sl = place{min: b.Min, at: i, set: true}
-	return i
+	*at = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
+	return *at
 }
 
 // A tally counts the spans of a Snapshot, or of Snapshots merged one into

@@ -170,17 +170,18 @@
 //
 // A Produce costs, for each registration, one Interval of its Source (for
 // a Family, one Family.Interval for all its series, each of which then
-// costs as a registration does), one [counter.Snapshot.Merge] into its
-// total (none where the Interval is empty), and, for its histogram point,
-// work in proportion to the
-// Interval's buckets and to the point's, and not to those of the total: a
-// registration keeps its cumulative point's counts of every bucket of its
-// total but the first and the last, at most the maximum size of them, and
-// adds each bucket of an Interval to them with a lookup of its middle's
-// exponential bucket, remembered from the Produces before where it was
-// placed already. The SDK's exponential histogram finds that bucket at
-// each span it records; a Producer at each Snapshot bucket of each
-// Interval.
+// costs as a registration does), and work in proportion to the Interval's
+// buckets and to the point's, and not to those of the total: a
+// registration keeps its total as figures ([export.Totals]: count, exact
+// sum, bounds, the spans counted apart) and as its cumulative point's
+// counts of every bucket of its total but the first and the last, at most
+// the maximum size of them, and adds each bucket of an Interval to them
+// with a lookup of its middle's exponential bucket, remembered from the
+// Produces before where it was placed already. The SDK's exponential
+// histogram finds that bucket at each span it records; a Producer at each
+// Snapshot bucket of each Interval. A delta point's counts are made afresh
+// from the Interval, and the cumulative ones are kept current too, so that
+// a temporality selector may change its answer between Produces.
 //
 // It allocates what it returns, and nothing a later Produce changes: per
 // Produce the slice of ScopeMetrics, of metrics, and of the points of each
@@ -191,10 +192,10 @@
 // the same ResourceMetrics to each Collect, for the SDK's own instruments
 // to fill again, but a Producer is not handed it, and the caller may keep
 // what a Collect returned. Each registration, and each series of a
-// family, keeps a Snapshot for its total, whose memory follows the range
-// of its spans ([counter.Snapshot]), and its cumulative point's counts,
-// and the Producer one Snapshot more for the Intervals of Sources (a
-// Family has its own), and 64 KB for each rate of its registrations, where
-// it remembers the buckets it placed. Produce, Register and RegisterFamily may be called
+// family, keeps its total's figures (64 bytes) and its cumulative point's
+// counts (8 bytes a bucket, at most the maximum size), whatever the range
+// of its spans, and the Producer one Snapshot for the Intervals of Sources
+// (a Family has its own), and 29 KB for each rate of its registrations,
+// where it remembers the buckets it placed. Produce, Register and RegisterFamily may be called
 // from any goroutine; they take turns.
 package counterotel

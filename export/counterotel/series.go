@@ -12,17 +12,15 @@ import (
 
 // A series is what a Producer keeps of one data point of each of a name's
 // three metrics: the spans taken for it since it began, from a
-// registration's Source or from one series of a registered Family.
+// registration's Source or from one series of a registered Family, as
+// figures (total) and as a point's buckets (cumulative), both of a size
+// that the spans' range does not change.
 type series struct {
-	attrs attribute.Set
-	start time.Time        // its cumulative points' StartTime
-	last  time.Time        // the previous Produce's time, or start
-	total counter.Snapshot // every span taken since start
-	// cumulative is the buckets of total, but where behind: a delta
-	// Produce took spans without adding them, and the next cumulative one
-	// counts total afresh.
-	cumulative tally
-	behind     bool
+	attrs      attribute.Set
+	start      time.Time     // its cumulative points' StartTime
+	last       time.Time     // the previous Produce's time, or start
+	total      export.Totals // every span taken since start
+	cumulative tally         // the buckets of every span taken since start
 }
 
 // newSeries returns an empty series with the attributes attrs that begins
@@ -60,12 +58,25 @@ type batch struct {
 // histogram point and its sums of negative and migrated spans. in is
 // p.scratch or a Snapshot of the caller's. p.mu is held.
 func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter.TickRate, now time.Time) {
-	sr.total.Merge(in) // at once where the Interval is empty
+	sr.total.Add(in)
+	pl := p.placesOf(rate)
+	sr.cumulative.add(in, &p.layout, pl) // at once where the Interval is empty
 	b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{})
-	p.point(&b.hists[len(b.hists)-1], sr, in, rate, b.histDelta, now)
-	s, start := &sr.total, sr.start
+	dp := &b.hists[len(b.hists)-1]
+	s, start, t := &sr.total, sr.start, &sr.cumulative
+	if b.histDelta || b.sumDelta {
+		p.inTotals = export.Totals{}
+		p.inTotals.Add(in)
+	}
+	if b.histDelta {
+		s, start, t = &p.inTotals, sr.last, &p.delta
+		t.reset(&p.layout)
+		t.add(in, &p.layout, pl)
+	}
+	p.point(dp, sr.attrs, s, t, start, rate, now)
+	s, start = &sr.total, sr.start
 	if b.sumDelta {
-		s, start = in, sr.last
+		s, start = &p.inTotals, sr.last
 	}
 	b.negs = append(b.negs, metricdata.DataPoint[int64]{
 		Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(s.Negative()),
@@ -76,33 +87,18 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 	sr.last = now
 }
 
-// point sets dp to the histogram point of sr at now: of the spans of in,
-// its latest Interval, where delta, and otherwise of sr.total, into which
-// in is merged. p.mu is held.
-func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], sr *series, in *counter.Snapshot, rate counter.TickRate, delta bool, now time.Time) {
-	s, start, t := &sr.total, sr.start, &sr.cumulative
-	switch {
-	case delta:
-		s, start, t = in, sr.last, &p.delta
-		t.reset(&p.layout)
-		t.add(s, &p.layout, p.placesOf(rate))
-		sr.behind = true
-	case sr.behind:
-		t.reset(&p.layout)
-		t.add(s, &p.layout, p.placesOf(rate))
-		sr.behind = false
-	default:
-		t.add(in, &p.layout, p.placesOf(rate))
-	}
+// point sets dp to the histogram point of the spans whose figures are s
+// and whose buckets t counts, from start to now. p.mu is held.
+func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], attrs attribute.Set, s *export.Totals, t *tally, start time.Time, rate counter.TickRate, now time.Time) {
 	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
-		Attributes: sr.attrs,
+		Attributes: attrs,
 		StartTime:  start,
 		Time:       now,
 		Count:      s.Count(),
 	}
 	t.point(dp, s.Min(), s.Max(), &p.layout, rate)
 	if dp.Count > 0 {
-		dp.Sum = export.SumSeconds(s, rate)
+		dp.Sum = s.Seconds(rate)
 		dp.Min = metricdata.NewExtrema(export.Seconds(s.Min(), rate))
 		dp.Max = metricdata.NewExtrema(export.Seconds(s.Max(), rate))
 	}

@@ -53,10 +53,12 @@ type Collector struct {
 	round uint64
 }
 
-// A taken tally is one Interval swapped out of w.
+// A taken tally is one Interval swapped out of w; whole where it held w's
+// lock meanwhile, so that no record of w was under way.
 type taken struct {
-	w   *Writer
-	old *Tally
+	w     *Writer
+	old   *Tally
+	whole bool
 }
 
 // NewCollector returns a Collector with no writers whose Interval passes
@@ -90,6 +92,19 @@ func (c *Collector) List(w *Writer) {
 	w.listed, w.index = true, len(c.writers)
 	c.writers = append(c.writers, w)
 	c.mu.Unlock()
+}
+
+// ListLocked is List for a writer that holds the lock word *lock (0 free,
+// 1 held; given up with Release) throughout each of its records and their
+// marks (Writer.MarkSpan, Writer.Mark), as a Histogram's shard does.
+// Interval tries that lock and, where it is free, takes the writer's tally
+// holding it: with no record under way, the tally is whole and its marks
+// name its counts, so that Interval reads it at a cost in proportion to
+// the buckets marked, and needs no barrier for it. Where the lock is held,
+// Interval takes the tally as List's, without waiting.
+func (c *Collector) ListLocked(w *Writer, lock *uint32) {
+	w.lock = lock
+	c.List(w)
 }
 
 // NewWriter returns a writer of c. It allocates the writer alone: the
@@ -252,9 +267,9 @@ func Intervals(cs []*Collector, dst *Dist, each func(i int)) {
 // begin is an Interval's first half: it takes c's Interval in hand, retires
 // the writers closed and looks again at the records in flight (both to
 // c.pending), and swaps out the tally of each writer that has recorded
-// since. It reports whether it took any, which the barrier must then
-// follow before end.
-func (c *Collector) begin() bool {
+// since. It reports whether it took any without holding its writer's lock,
+// which the barrier must then follow before end.
+func (c *Collector) begin() (barrier bool) {
 	c.interval.Lock()
 	c.retireClosed(&c.pending)
 	c.mu.Lock()
@@ -272,13 +287,51 @@ func (c *Collector) begin() bool {
 		// next span takes no slow path, which would contend with this
 		// Interval for c.mu. Others get a bare one.
 		busy := w.flight.round != 0 && w.flight.round+1 == c.round
+		if w.lock != nil && tryLock(w.lock) {
+			c.takeWhole(w, busy)
+			Release(w.lock)
+			continue
+		}
 		if old := c.swap(w, busy); old != nil {
+			trace(EventSwap)
 			w.flight.taken(s)
 			w.flight.round = c.round
-			c.taken = append(c.taken, taken{w, old})
+			c.taken = append(c.taken, taken{w: w, old: old})
+			barrier = true
 		}
 	}
-	return len(c.taken) > 0
+	return barrier
+}
+
+// tryLock takes the lock word *l where it is free, and reports whether it
+// did.
+func tryLock(l *uint32) bool {
+	return atomic.LoadUint32(l) == 0 && atomic.CompareAndSwapUint32(l, 0, 1)
+}
+
+// takeWhole swaps out w's tally holding w's lock: no record of w is under
+// way, and every one before has ended and is visible (the lock's
+// compare-and-swap orders them before), so the tally is complete, its
+// marks name each count not 0, and its writer's next record, which takes
+// the lock after this one is given up, loads the new tally. So it needs
+// neither a barrier nor a journal. The record in flight, if any, has
+// ended: its held tallies are spares again.
+func (c *Collector) takeWhole(w *Writer, busy bool) {
+	s := atomic.LoadUint64(&w.seq)
+	f := &w.flight
+	f.finish(c, &c.pending)
+	f.seq = s
+	old := c.swap(w, busy)
+	if old == nil {
+		return
+	}
+	trace(EventSwapWhole)
+	f.taken(s)
+	f.round = c.round
+	for p := old; p != nil; p = p.prev {
+		p.marked = true
+	}
+	c.taken = append(c.taken, taken{w: w, old: old, whole: true})
 }
 
 // end is an Interval's second half, after the barrier: it fills dst with
@@ -296,7 +349,7 @@ func (c *Collector) end(dst *Dist) {
 	}
 	c.leftMu.Unlock()
 	for _, tk := range c.taken {
-		c.collect(tk.w, tk.old, dst)
+		c.collect(tk, dst)
 	}
 	busy := len(c.taken)
 	clear(c.taken)
@@ -339,7 +392,6 @@ func (c *Collector) swap(w *Writer, busy bool) *Tally {
 	for {
 		fresh.setGen(old.gen() + 1)
 		if w.cur.CompareAndSwap(old, fresh) {
-			trace(EventSwap)
 			return old
 		}
 		if old = w.cur.Load(); old == closed {
@@ -392,10 +444,16 @@ func (c *Collector) look(w *Writer, dst *Dist) {
 	}
 }
 
-// collect adds to dst the tally old that Interval took from w, after the
-// barrier (the package doc says why each case is exact).
-func (c *Collector) collect(w *Writer, old *Tally, dst *Dist) {
+// collect adds to dst a tally that Interval took, after the barrier (the
+// package doc says why each case is exact).
+func (c *Collector) collect(tk taken, dst *Dist) {
+	w, old := tk.w, tk.old
 	c.collectPrev(old, dst)
+	if tk.whole {
+		dst.addTally(old)
+		c.putSpare(old)
+		return
+	}
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, c, dst)
@@ -464,7 +522,7 @@ func (c *Collector) spares() int {
 // set aside and the tallies it took go to c.pending, for the next.
 func (c *Collector) abandon() {
 	for _, tk := range c.taken {
-		c.collect(tk.w, tk.old, &c.pending)
+		c.collect(tk, &c.pending)
 	}
 	busy := len(c.taken)
 	clear(c.taken)

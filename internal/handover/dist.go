@@ -261,7 +261,7 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 
 // addTally adds a tally's spans. The tally is complete, or a copy of one:
 // its counts lie in the buckets of its minimum to its maximum, which bound
-// the walk.
+// the walk, or, where it is marked, in its marked buckets.
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
 		from, to := t.window()
@@ -270,28 +270,10 @@ func (s *Dist) addTally(t *Tally) {
 		var n uint64
 		if from < to {
 			s.cover(from, to)
-			d := int(from) - int(s.off)
-			c := t.counts[from-t.off : to-t.off]
-			// Two counts a step: most are 0 where a tally's spans are
-			// fewer than its window's buckets.
-			j := 0
-			for ; j+1 < len(c); j += 2 {
-				pair := c[j : j+2 : j+2]
-				if pair[0]|pair[1] == 0 {
-					continue
-				}
-				if pair[0] != 0 {
-					s.addAt(d+j, uint64(pair[0]))
-					n += uint64(pair[0])
-				}
-				if pair[1] != 0 {
-					s.addAt(d+j+1, uint64(pair[1]))
-					n += uint64(pair[1])
-				}
-			}
-			if j < len(c) && c[j] != 0 {
-				s.addAt(d+j, uint64(c[j]))
-				n += uint64(c[j])
+			if t.marked {
+				n = s.addMarked(t)
+			} else {
+				n = s.addCounts(t.counts[from-t.off:to-t.off], int(from)-int(s.off))
 			}
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
@@ -299,6 +281,48 @@ func (s *Dist) addTally(t *Tally) {
 	s.negative += uint64(t.negative)
 	s.migrated += uint64(t.migrated)
 	s.unknownCPU += uint64(t.unknownCPU)
+}
+
+// addCounts adds counts c to the buckets d places into the window on, and
+// returns their sum, two counts a step: most are 0 where a tally's spans
+// are fewer than its window's buckets.
+func (s *Dist) addCounts(c []uint32, d int) (n uint64) {
+	j := 0
+	for ; j+1 < len(c); j += 2 {
+		pair := c[j : j+2 : j+2]
+		if pair[0]|pair[1] == 0 {
+			continue
+		}
+		if pair[0] != 0 {
+			s.addAt(d+j, uint64(pair[0]))
+			n += uint64(pair[0])
+		}
+		if pair[1] != 0 {
+			s.addAt(d+j+1, uint64(pair[1]))
+			n += uint64(pair[1])
+		}
+	}
+	if j < len(c) && c[j] != 0 {
+		s.addAt(d+j, uint64(c[j]))
+		n += uint64(c[j])
+	}
+	return n
+}
+
+// addMarked adds the counts of a marked tally (see Tally.marks), whose
+// counts not 0 s's window covers, by its marks, and returns their sum.
+func (s *Dist) addMarked(t *Tally) (n uint64) {
+	d := int(t.off) - int(s.off)
+	for w, b := range t.marks {
+		for ; b != 0; b &= b - 1 {
+			j := w<<6 + bits.TrailingZeros64(b)
+			if c := t.counts[j]; c != 0 {
+				s.addAt(d+j, uint64(c))
+				n += uint64(c)
+			}
+		}
+	}
+	return n
 }
 
 // Add adds one record of kind k and span d, as a writer counts it.

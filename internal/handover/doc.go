@@ -96,6 +96,24 @@
 // to the swapped one's: TestWidenedBetweenSwapAndJournal.) So every record
 // is in exactly one Interval, and Interval never waits for a writer.
 //
+// # Writers with a lock
+//
+// A writer listed with ListLocked holds a lock word throughout each record
+// and, after it, a store of the bit of the record's bucket in the tally's
+// marks (Writer.MarkSpan, Writer.Mark), as a Histogram's shard does with
+// its lock. Interval tries that lock with a compare-and-swap and, where it
+// takes it, swaps the tally out holding it (Collector.takeWhole): no record
+// is under way, every record before has ended and is visible (the lock's
+// compare-and-swap follows its release, a store after every store of the
+// record), and the writer's next record, which takes the lock after the
+// reader gives it up, loads the new tally. So the tally is whole: Interval
+// reads it without a copy, a journal or the barrier, by its marks, which
+// name each of its counts not 0, and empties it by them. Where the lock is
+// held, Interval never waits: it takes the tally as any writer's, as
+// above, and trusts none of its marks. The handoverstep build runs every
+// case of the table with such a writer too, and TestMutations removes the
+// mark and the lock's try.
+//
 // # Memory
 //
 // A tally counts a window of buckets (Tally), so a writer holds what its

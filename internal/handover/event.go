@@ -6,7 +6,8 @@ package handover
 type Event uint8
 
 const (
-	EventSwap    Event = iota // a writer's tally swapped for a spare
-	EventBarrier              // the barrier passed
-	EventJournal              // a writer's journal read
+	EventSwap      Event = iota // a writer's tally swapped for a spare
+	EventBarrier                // the barrier passed
+	EventJournal                // a writer's journal read
+	EventSwapWhole              // a writer's tally swapped holding its lock, which needs no barrier
 )

@@ -13,8 +13,9 @@ import (
 	"testing"
 )
 
-// A mutation is one change to the store order of writer.go or to the
-// barrier of collector.go, applied to a scratch copy of this package.
+// A mutation is one change to the store order of writer.go, to the
+// barrier of collector.go or to the path of a writer with a lock, applied
+// to a scratch copy of this package.
 type mutation struct {
 	name string
 	file string // writer.go or collector.go
@@ -206,6 +207,30 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 				forbidden: true, why: "the barrier between the swaps and the journals",
 			})
 		}
+	}
+	// The path of a writer listed with a lock (ListLocked): Interval takes
+	// its tally whole only holding the lock, and reads it by its marks.
+	for _, lm := range []struct{ name, file, old, new, why string }{
+		{"Interval: a locked writer's tally taken whole without its lock", "collector.go",
+			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
+			"a tally is whole only where its writer's lock is held"},
+		{"Mark: no mark", "writer.go",
+			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
+			"a tally taken holding the lock is read by its marks"},
+	} {
+		src := writer
+		if lm.file == "collector.go" {
+			src = collector
+		}
+		at := bytes.Index(src, []byte(lm.old))
+		if at < 0 || bytes.Count(src, []byte(lm.old)) != 1 {
+			t.Fatalf("%s: %q is not once in %s", lm.name, lm.old, lm.file)
+		}
+		ms = append(ms, mutation{
+			name: lm.name, file: lm.file,
+			edits:     []edit{{at, at + len(lm.old), lm.new}},
+			forbidden: true, why: lm.why,
+		})
 	}
 	return ms
 }

@@ -156,7 +156,9 @@ func TestRecordAtEachStore(t *testing.T) {
 			for b := a; b <= n+1; b++ {
 				for _, older := range []bool{false, true} {
 					for _, late := range []bool{false, true} {
-						stopAt(t, tc, n, a, b, older, late)
+						for _, locked := range []bool{false, true} {
+							stopAt(t, tc, n, a, b, older, late, locked)
+						}
 					}
 				}
 			}
@@ -168,24 +170,64 @@ func TestRecordAtEachStore(t *testing.T) {
 // after b, older saying whether the second Interval's scan finds the writer
 // as it was before the record, and late whether the record after it is made
 // before the third Interval (so that the reader finds the stopped record in
-// its tally alone) or after.
-func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
+// its tally alone) or after. Where locked, the writer is listed with a lock
+// (ListLocked), which it holds throughout each record and its mark, as a
+// Histogram's shard does: the Intervals at the stops find it held and take
+// the tally as any writer's, and the ones after the record take it holding
+// the lock, by its marks.
+func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	t.Helper()
 	c := NewCollector(NoBarrier)
 	w := c.NewWriter()
+	var lock uint32
+	writing := false // the writer holds the lock
+	if locked {
+		w = new(Writer)
+		c.ListLocked(w, &lock)
+	}
+	// held makes a record of kind k and span d with f, holding the lock and
+	// marking the record where locked.
+	held := func(k Kind, d int64, f func()) {
+		if !locked {
+			f()
+			return
+		}
+		lock, writing = 1, true
+		f()
+		if k != kindWide {
+			w.Mark(k, d)
+		}
+		lock, writing = 0, false
+	}
 	var before Dist
 	for _, r := range tc.before {
-		r.on(w)
+		held(r.k, r.d, func() { r.on(w) })
 		if r.k != kindWide {
 			before.Add(r.k, r.d)
 		}
 	}
-	if full := tc.prepare(w); full >= 0 {
+	full := tc.prepare(w)
+	if locked && full >= 0 {
+		w.markAt(uint64(full)) // as the spans that filled it would have
+	}
+	if full >= 0 {
 		filled := math.MaxUint32 - before.countOf(full)
 		before.cover(uint64(full), uint64(full)+1)
 		before.addAt(full-int(before.off), filled)
 		before.count += filled
 	}
+	// wholes counts the tallies taken holding the lock: none while the
+	// record holds it.
+	wholes := 0
+	OnTrace = func(e Event) {
+		if e == EventSwapWhole {
+			if writing {
+				t.Fatalf("%s: a tally taken holding the lock while the writer held it", tc.name)
+			}
+			wholes++
+		}
+	}
+	defer func() { OnTrace = nil }()
 	var s [5]Dist
 	took := [2]bool{}
 	afterMade, afterIn := false, -1
@@ -211,10 +253,10 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
 	}
 	at()
 	OnStep = func() { k++; at() }
-	tc.record(w)
+	held(tc.k, tc.d, func() { tc.record(w) })
 	OnStep = nil
 	if late {
-		after.on(w)
+		held(after.k, after.d, func() { after.on(w) })
 		afterMade = true
 	}
 	// The stops the record did not reach (n+1, or a path shorter than
@@ -226,7 +268,7 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
 	}
 	take(2)
 	if !late {
-		after.on(w)
+		held(after.k, after.d, func() { after.on(w) })
 		afterMade = true
 	}
 	take(3)
@@ -251,11 +293,15 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late bool) {
 			in = i
 			continue
 		}
-		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d; want the record whole in one",
-			tc.name, a, b, n, older, late, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU)
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d; want the record whole in one",
+			tc.name, a, b, n, older, late, locked, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU)
 	}
 	if in < 0 {
-		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v): the record is in no Interval", tc.name, a, b, n, older, late)
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): the record is in no Interval", tc.name, a, b, n, older, late, locked)
+	}
+	if locked != (wholes > 0) {
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): %d tallies taken holding the lock",
+			tc.name, a, b, n, older, late, locked, wholes)
 	}
 	if a == n && in != 0 {
 		t.Fatalf("%s: a record that had made every store is in Interval %d; want the first", tc.name, in)

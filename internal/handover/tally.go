@@ -2,6 +2,7 @@ package handover
 
 import (
 	"math"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -20,6 +21,19 @@ type Tally struct {
 	// counts are the counts of the window's buckets, 32 bits each, which
 	// keeps a tally small; the storage past len(counts) is zero.
 	counts []uint32
+	// marks has bit j%64 of word j/64 set for a count j that a writer
+	// holding a lock the reader can take (Collector.ListLocked) made not 0:
+	// such a writer marks each count it stores to before it gives its lock
+	// up (Writer.MarkSpan, Writer.Mark), so that a tally the reader takes
+	// holding that lock is read and emptied at a cost in proportion to its
+	// marked buckets, not to its window. Other writers mark nothing. Its
+	// length is len(counts) over 64, rounded up; its storage past that,
+	// and up to cap(counts) buckets, is zero.
+	marks []uint64
+	// marked says that the reader took the tally holding its writer's
+	// lock, so that marks holds a bit for each count not 0 (Tally.reset
+	// empties it by them); the reader's alone.
+	marked bool
 	off    uint64
 	// plan is the width of the window a bare tally, one with no counts,
 	// stands for: the reader installs one in place of the tally it takes,
@@ -79,9 +93,20 @@ func (t *Tally) window() (from, to uint64) {
 	return t.off, t.off + max(uint64(len(t.counts)), t.plan)
 }
 
-// reset empties t, keeping its window.
+// reset empties t, keeping its window: the counts its marks name where
+// they name each count not 0 (marked), and all of them otherwise.
 func (t *Tally) reset() {
-	clear(t.counts)
+	if t.marked {
+		for w, b := range t.marks {
+			for ; b != 0; b &= b - 1 {
+				t.counts[w<<6+bits.TrailingZeros64(b)] = 0
+			}
+		}
+	} else {
+		clear(t.counts)
+	}
+	clear(t.marks)
+	t.marked = false
 	t.lo, t.hi = 0, 0
 	t.min, t.max = math.MaxInt64, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
@@ -106,10 +131,12 @@ func (t *Tally) fit(from, to uint64) {
 	c := uint64(cap(t.counts))
 	if c < n {
 		t.counts = make([]uint32, n)
+		t.marks = make([]uint64, (n+63)>>6)
 		t.off = from
 		return
 	}
 	t.counts = t.counts[:c] // zero: reset cleared the window
+	t.marks = t.marks[:(c+63)>>6]
 	t.off = min(from-min(from, (c-n)/2), NumBuckets-c)
 }
 

@@ -28,8 +28,12 @@ type Writer struct {
 	// writer first attaches itself.
 	c        *Collector
 	onAttach func()
-	early    uint32
-	pinned   bool
+	// lock, where not nil, is a lock word (0 free, 1 held) that the
+	// writer holds throughout each record and its mark, and that the
+	// reader may take (Collector.ListLocked).
+	lock   *uint32
+	early  uint32
+	pinned bool
 	// lastGen is the generation of the tally Close last took, which the
 	// tally the writer attaches after it takes (see attach).
 	lastGen uint8
@@ -87,6 +91,34 @@ func (w *Writer) Record(d int64) {
 		storeInt(&t.min, d)
 	}
 	step()
+}
+
+// MarkSpan marks the bucket of the span d in the writer's tally, where its
+// window holds it, as Record counted it there: a writer listed with a lock
+// (Collector.ListLocked) calls it after each Record, before it gives the
+// lock up. The reader reads a tally's marks only holding that lock, when no
+// record nor mark is under way. Where a record found its tally taken by a
+// reader that could not take the lock, the mark may land in the new tally,
+// on a count of 0, which costs a look and nothing else: the reader never
+// empties that tally by its marks before it has held the lock.
+func (w *Writer) MarkSpan(d int64) {
+	// A negative span's bucket is past NumBuckets, and so past the window.
+	w.markAt(BucketOf(uint64(d)))
+}
+
+// Mark is MarkSpan for a record of kind k, after RecordKind.
+func (w *Writer) Mark(k Kind, d int64) {
+	if p := placeOf(k, d); p >= 0 {
+		w.markAt(uint64(p))
+	}
+}
+
+// markAt marks bucket p in the writer's tally, where its window holds it.
+func (w *Writer) markAt(p uint64) {
+	t := w.cur.Load()
+	if i := p - t.off; i < uint64(len(t.counts)) {
+		t.marks[i>>6] |= 1 << (i & 63)
+	}
 }
 
 // RecordKind counts a record of kind k and span d: a migrated span, a span
