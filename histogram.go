@@ -21,8 +21,10 @@ import (
 //     once. It takes one of a few locks, about four per CPU: the one the
 //     calling goroutine claimed (known by its stack) or the first nobody
 //     has, so that goroutines recording at once each have their own. It
-//     costs two atomic read-modify-write instructions, to take the lock and
-//     to give it back.
+//     costs one atomic read-modify-write instruction, to take the lock,
+//     which it gives back with a store (an atomic one but on amd64), and
+//     it marks the span's bucket, so that [Histogram.Interval] reads the
+//     lock's spans in proportion to the buckets they cover.
 //   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
 //     at a time: its Record is plain loads and stores, with no
 //     read-modify-write and no lock, for the loops where even two are too
@@ -228,9 +230,14 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // spare and reads the old one. A record caught in flight (its goroutine
 // may even be stopped by the operating system in the middle of it) goes to
 // this snapshot where its stores have begun, and otherwise to the first
-// Interval after they have. On Linux on amd64, where Recorders record with
-// plain stores, an Interval that takes any tally issues one membarrier(2),
-// which interrupts each CPU that runs one of the process's threads; where
+// Interval after they have. Where a lock of [Histogram.Record] is free,
+// Interval takes that lock's tally holding it, so that no record is in
+// flight, and reads it in proportion to the buckets its spans marked; where
+// a goroutine holds it, Interval does not wait, and takes the tally as a
+// Recorder's. On Linux on amd64, where Recorders record with plain stores,
+// an Interval that takes any Recorder's tally, or a lock's while it is
+// held, issues one membarrier(2), which interrupts each CPU that runs one
+// of the process's threads; where
 // the kernel refuses it, at the first NewHistogram or at any call after (as
 // a seccomp filter installed after start-up may), Interval stops the world
 // instead, as runtime.ReadMemStats does, from then on. It never panics for
@@ -239,7 +246,9 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // Interval may be called from any goroutine, and calls to it take turns.
 // Its work is a look at each writer, and for each that recorded since the
 // last Interval or was closed meanwhile a walk of its tally's spans'
-// buckets; at most one barrier. It allocates only to widen dst's window
+// buckets (of those its spans marked, for a lock's tally taken holding the
+// lock); at most one barrier, and none where it took only locks' tallies,
+// each holding its lock. It allocates only to widen dst's window
 // (see [Snapshot]) or to make a tally where the Histogram has no spare for
 // a writer that recorded in both of the last two Intervals: in a steady
 // state, nothing.
