@@ -84,18 +84,15 @@ func (pl *places) index(b counter.Bucket, l *layout) int32 {
 // another, in the positive buckets that hold their values of
 // [export.Values], so that a Produce adds the spans of an Interval at a
 // cost in proportion to its buckets, and not to all the buckets of the
-// total.
-//
-// Values puts the spans of a Snapshot's bucket at its middle, but in its
-// first bucket and its last, whose values depend on the Snapshot's Min and
-// Max: so ends keeps those two buckets as they are, while counts holds the
-// middles of the others, at the finest scale, up to maxScale, at which they
-// fit in maxSize buckets. A bucket between the ends stays between them as
+// total: ends keeps the total's first bucket and its last, whose values
+// depend on its Min and Max, while counts holds the middles of the others
+// ([export.Ends]), at the finest scale, up to maxScale, at which they fit
+// in maxSize buckets. A bucket between the ends stays between them as
 // spans are added, and its middle lies between Min and Max, so the buckets
-// of the point are those of counts widened by the ends' values: the point's
-// scale is counts' or lower.
+// of the point are those of counts widened by the ends' values: the
+// point's scale is counts' or lower.
 type tally struct {
-	ends   [2]counter.Bucket // the first and the last; ends[1].Count is 0 where they are one
+	ends   export.Ends
 	scale  int32
 	offset int32    // the bucket of counts[0], at scale
 	counts []uint64 // at most maxSize; the first and the last are not 0
@@ -113,30 +110,8 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *places) {
 		return
 	}
 	for b := range s.Buckets() {
-		first, last := &t.ends[0], &t.ends[1]
-		switch {
-		case first.Count == 0:
-			*first = b
-		case b.Min == first.Min:
-			first.Count += b.Count
-		case last.Count == 0: // one end so far: b is the other
-			if b.Min < first.Min {
-				*first, *last = b, *first
-			} else {
-				*last = b
-			}
-		case b.Min == last.Min:
-			last.Count += b.Count
-		case b.Min < first.Min:
-			old := *first
-			*first = b
-			t.between(old, l, pl)
-		case b.Min > last.Min:
-			old := *last
-			*last = b
-			t.between(old, l, pl)
-		default:
-			t.between(b, l, pl)
+		if m, ok := t.ends.Take(b); ok {
+			t.between(m, l, pl)
 		}
 	}
 }
@@ -207,23 +182,18 @@ func (t *tally) point(dp *metricdata.ExponentialHistogramDataPoint[float64], lea
 	m := 0
 	var zero uint64
 	lo, hi := t.offset, t.offset+int32(len(t.counts))-1
-	for _, b := range t.ends {
-		if b.Count == 0 {
+	for v, n := range t.ends.Values(least, most) {
+		if v <= 0 {
+			zero += n
 			continue
 		}
-		for v, n := range export.BucketValues(b, least, most) {
-			if v <= 0 {
-				zero += n
-				continue
-			}
-			i := l.index(export.Seconds(v, r), t.scale)
-			if m == 0 && len(t.counts) == 0 {
-				lo, hi = i, i
-			}
-			lo, hi = min(lo, i), max(hi, i)
-			ends[m] = placed{i, n}
-			m++
+		i := l.index(export.Seconds(v, r), t.scale)
+		if m == 0 && len(t.counts) == 0 {
+			lo, hi = i, i
 		}
+		lo, hi = min(lo, i), max(hi, i)
+		ends[m] = placed{i, n}
+		m++
 	}
 	dp.ZeroCount, dp.Scale = zero, t.scale
 	dp.PositiveBucket = metricdata.ExponentialBucket{}

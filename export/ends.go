@@ -1,0 +1,67 @@
+package export
+
+import (
+	"iter"
+
+	"github.com/tickstamp/counter"
+)
+
+// Ends lets an exporter keep a running total's buckets of its own (an
+// exponential histogram's, a list of bounds') and add each Interval to them
+// at a cost in proportion to the Interval's buckets, not to the total's.
+// [Values] counts every bucket's spans at its middle but for the first
+// and the last, whose values hang on the total's Min and Max, which later
+// spans may move. So Ends keeps those two buckets of the total as they are,
+// and Take hands each other bucket to the caller once, as it becomes one
+// between them: an exporter counts the buckets Take hands it at their
+// middles (the one value [BucketValues] gives a bucket between the ends),
+// and at each export adds the Values of the two ends that Ends gives. A
+// bucket between the ends stays between them, and its middle lies between
+// the total's Min and Max, so that this counts exactly Values of the total.
+// The zero Ends holds no bucket.
+type Ends struct {
+	first, last counter.Bucket // last.Count is 0 where the two are one
+}
+
+// Take adds b, a bucket of a Snapshot merged into the total, to the ends,
+// and returns the bucket that is between the ends from now on, if any: b,
+// or an end that b took the place of. The buckets of a Snapshot may come
+// in any order.
+func (e *Ends) Take(b counter.Bucket) (between counter.Bucket, ok bool) {
+	switch {
+	case e.first.Count == 0:
+		e.first = b
+	case b.Min == e.first.Min:
+		e.first.Count += b.Count
+	case e.last.Count == 0: // one end so far: b is the other
+		if b.Min < e.first.Min {
+			e.first, e.last = b, e.first
+		} else {
+			e.last = b
+		}
+	case b.Min == e.last.Min:
+		e.last.Count += b.Count
+	case b.Min < e.first.Min:
+		between, e.first = e.first, b
+		return between, true
+	case b.Min > e.last.Min:
+		between, e.last = e.last, b
+		return between, true
+	default:
+		return b, true
+	}
+	return counter.Bucket{}, false
+}
+
+// Values returns the values at which the ends' spans count, least and most
+// being the total's Min and Max: [BucketValues] of the first end, then of
+// the last.
+func (e *Ends) Values(least, most counter.Tickdelta) iter.Seq2[counter.Tickdelta, uint64] {
+	return func(yield func(counter.Tickdelta, uint64) bool) {
+		for _, b := range [2]counter.Bucket{e.first, e.last} {
+			if b.Count > 0 && !bucketValues(b, least, most, yield) {
+				return
+			}
+		}
+	}
+}
