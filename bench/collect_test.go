@@ -108,17 +108,24 @@ func BenchmarkExportPrometheus(b *testing.B) {
 		if most > 0 {
 			suffix = fmt.Sprintf("_max%d", most)
 		}
-		{
+		// Spans through a Recorder, whose Interval passes the barrier, and
+		// through Histogram.Record, whose locks let Interval take the
+		// tally without one ("_locked").
+		for _, locked := range []bool{false, true} {
 			h := counter.NewHistogram()
 			r := h.Recorder()
 			defer r.Close()
+			record, lockedSuffix := r.Record, ""
+			if locked {
+				record, lockedSuffix = h.Record, "_locked"
+			}
 			reg := prometheus.NewRegistry()
 			reg.MustRegister(counterprom.New(h, gigahertz, counterprom.Opts{
 				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
 			}))
 			runExport(b, exportCase{
-				name:    "counterprom" + suffix,
-				record:  r.Record,
+				name:    "counterprom" + suffix + lockedSuffix,
+				record:  record,
 				collect: func(b *testing.B) { gatherOne(b, reg) },
 				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
 			})

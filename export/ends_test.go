@@ -54,3 +54,41 @@ func TestEnds(t *testing.T) {
 		}
 	})
 }
+
+// TestMemo checks that a Memo remembers a bucket's value from its first
+// Put, for every bucket of its place, for every bucket of every
+// Snapshot.
+func TestMemo(t *testing.T) {
+	var m export.Memo[counter.Tickdelta]
+	calls := map[int]int{}
+	mid := func(b counter.Bucket) counter.Tickdelta {
+		calls[export.BucketIndex(b)]++
+		return export.Middle(b)
+	}
+	h := counter.NewHistogram()
+	for round := range 3 {
+		for d := counter.Tickdelta(0); d >= 0; d += d/512 + 1 {
+			h.Record(d)
+		}
+		var s counter.Snapshot
+		h.Interval(&s)
+		for b := range s.Buckets() {
+			got, ok := m.Lookup(b)
+			if !ok {
+				got = mid(b)
+				m.Put(b, got)
+			}
+			if got != export.Middle(b) {
+				t.Fatalf("round %d: bucket [%d, %d]: %d; want its middle %d", round, b.Min, b.Max, got, export.Middle(b))
+			}
+		}
+	}
+	if len(calls) != export.NumBuckets {
+		t.Fatalf("%d buckets worked out; want %d", len(calls), export.NumBuckets)
+	}
+	for i, n := range calls {
+		if n != 1 {
+			t.Fatalf("bucket %d worked out %d times; want once", i, n)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package counterotel
 
 import (
-	"math"
 	"slices"
 
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -48,36 +47,26 @@ func (l *layout) fit(lo, hi int32) int32 {
 // A places is where the middles of a Snapshot's buckets, in seconds at one
 // rate, lie among the buckets of a layout's exp: the conversion and the
 // search that [export.Exponential.Index] does, remembered for each bucket
-// the Producer placed, by its [export.BucketIndex], so that adding an
-// Interval of n buckets costs n look-ups. 4 bytes a bucket of a Snapshot,
-// 29 KB, one for each rate a Producer's registrations have.
+// the Producer placed ([export.Memo]), so that adding an Interval of n
+// buckets costs n look-ups. 29 KB, one for each rate a Producer's
+// registrations have.
 type places struct {
 	rate counter.TickRate
-	at   *[export.NumBuckets]int32 // unplaced where not yet placed
+	memo export.Memo[int32]
 }
-
-// unplaced is no bucket of a layout's exp: at scale 8 or less, every
-// float64 is in a bucket within ±2²⁰.
-const unplaced = math.MinInt32
 
 // newPlaces returns an empty places of the rate r.
-func newPlaces(r counter.TickRate) *places {
-	pl := &places{rate: r, at: new([export.NumBuckets]int32)}
-	for i := range pl.at {
-		pl.at[i] = unplaced
-	}
-	return pl
-}
+func newPlaces(r counter.TickRate) *places { return &places{rate: r} }
 
 // index returns the bucket of l.exp that holds the middle of b, in
 // seconds at pl's rate: l.index of it at l.exp's scale.
 func (pl *places) index(b counter.Bucket, l *layout) int32 {
-	at := &pl.at[export.BucketIndex(b)]
-	if *at != unplaced {
-		return *at
+	if i, ok := pl.memo.Lookup(b); ok {
+		return i
 	}
-	*at = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
-	return *at
+	i := l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
+	pl.memo.Put(b, i)
+	return i
 }
 
 // A tally counts the spans of a Snapshot, or of Snapshots merged one into

@@ -58,6 +58,7 @@
 package counterprom
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -164,16 +165,41 @@ type shape struct {
 	native                   bool
 	exp                      export.Exponential // at the factor's schema
 	maxBuckets               int                // 0: no bound
+
+	// counts, pending and merged are the native buckets of one scrape, of
+	// one Interval, and of a series' merged with an Interval's, kept for
+	// their arrays: the collector's lock is held while they are used.
+	counts, pending, merged []count
+	// places remembers where the middle of each bucket a series handed on
+	// lies, among the bounds and the native buckets ([export.Memo]).
+	places export.Memo[place]
 }
 
+// A place is where a value lies: the index of the first bound at least as
+// large, and its native bucket at the factor's schema.
+type place struct{ classic, native int32 }
+
 // A series is the state of one exported histogram from scrape to scrape:
-// its labels, every span it has taken, and its native schema. Its
-// collector's lock is held while [shape.metrics] reads and writes it.
+// its labels and every span it has taken, as figures and as buckets of
+// its own. Its collector's lock is held while [series.add] and
+// [shape.metrics] read and write it.
+//
+// The buckets are kept as [export.Ends] keeps them: the first and the last
+// bucket of the total aside, and the spans of every other bucket, once,
+// at its middle, in classic (by bound) and in the native buckets of
+// schema, so that a scrape costs in proportion to the buckets of its
+// Interval and of its export, and not to those of the total.
 type series struct {
 	labels []*dto.LabelPair // sorted, the const labels among them
-	total  counter.Snapshot
-	schema int32   // of the last scrape's native buckets; it never rises
-	counts []count // the last scrape's native buckets, kept for their array
+	total  export.Totals
+	ends   export.Ends
+	// classic[i] counts the spans between the ends above bounds[i-1] and
+	// at most bounds[i]; nil before the first.
+	classic []uint64
+	// inner are the native buckets of the spans between the ends, at
+	// schema, in increasing order of index.
+	inner  []count
+	schema int32 // of the native buckets; it never rises
 }
 
 // New returns a Collector of the spans of src, a *counter.Histogram or an
@@ -298,8 +324,68 @@ func (c *Collector) collect() *metrics {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.src.Interval(&c.scratch)
-	c.series.total.Merge(&c.scratch)
+	c.series.add(&c.scratch, &c.shape)
 	return c.metrics(&c.series)
+}
+
+// add adds the spans of in, an Interval, to s. sh's collector's lock is
+// held.
+func (s *series) add(in *counter.Snapshot, sh *shape) {
+	s.total.Add(in)
+	if in.Count() == 0 {
+		return
+	}
+	if s.classic == nil {
+		s.classic = make([]uint64, len(sh.bounds)+1)
+	}
+	pending := sh.pending[:0]
+	for b := range in.Buckets() {
+		m, ok := s.ends.Take(b)
+		if !ok {
+			continue
+		}
+		// Between the ends, its spans count at its middle.
+		pl, ok := sh.places.Lookup(m)
+		if !ok {
+			sec := export.Seconds(export.Middle(m), sh.rate)
+			pl = place{int32(sort.SearchFloat64s(sh.bounds, sec)), 0}
+			if sh.native {
+				pl.native = sh.exp.Index(sec)
+			}
+			sh.places.Put(m, pl)
+		}
+		s.classic[pl.classic] += m.Count
+		if sh.native {
+			pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), m.Count})
+		}
+	}
+	if len(pending) > 0 {
+		// An end Take hands on may come out of order.
+		slices.SortFunc(pending, func(a, b count) int { return cmp.Compare(a.index, b.index) })
+		s.inner, sh.merged = mergeCounts(sh.merged, pending, s.inner), s.inner
+		// Buckets between the ends never empty, so where they alone need
+		// a coarser schema, every later scrape does too.
+		s.inner, s.schema = fit(s.inner, s.schema, s.schema, sh.maxBuckets)
+	}
+	sh.pending = pending[:0]
+}
+
+// mergeCounts appends to dst, emptied, the counts of a and of b, each in
+// increasing order of index (a's indexes may repeat), in increasing order
+// of index, one count an index, and returns it.
+func mergeCounts(dst, a, b []count) []count {
+	dst = dst[:0]
+	i := 0
+	for _, k := range b {
+		for ; i < len(a) && a[i].index < k.index; i++ {
+			dst = appendCount(dst, a[i])
+		}
+		dst = appendCount(dst, k)
+	}
+	for ; i < len(a); i++ {
+		dst = appendCount(dst, a[i])
+	}
+	return dst
 }
 
 // metrics builds the histogram of s's total and its two counters, and
@@ -312,16 +398,19 @@ func (sh *shape) metrics(s *series) *metrics {
 
 	h := &out.hist
 	h.desc, h.labels = sh.hist, s.labels
-	h.count, h.sum = s.total.Count(), export.SumSeconds(&s.total, sh.rate)
+	h.count, h.sum = s.total.Count(), s.total.Seconds(sh.rate)
 	m := &h.m
 	m.SampleCount, m.SampleSum = &h.count, &h.sum
 	m.CreatedTimestamp = &out.created
 
-	// in[i] counts the spans above bounds[i-1] and at most bounds[i].
+	// in[i] counts the spans above bounds[i-1] and at most bounds[i]: the
+	// spans between the ends, and the ends' values.
 	in := make([]uint64, len(sh.bounds)+1)
+	copy(in, s.classic)
 	var b native
-	counts := s.counts[:0] // at the factor's schema
-	for v, n := range export.Values(&s.total) {
+	var ends [6]count // the ends' values: three each at most
+	e := 0
+	for v, n := range s.ends.Values(s.total.Min(), s.total.Max()) {
 		sec := export.Seconds(v, sh.rate)
 		in[sort.SearchFloat64s(sh.bounds, sec)] += n
 		switch {
@@ -329,15 +418,25 @@ func (sh *shape) metrics(s *series) *metrics {
 		case v == 0:
 			b.zero += n
 		default:
-			counts = appendCount(counts, count{sh.exp.Index(sec), n})
+			ends[e] = count{sh.exp.Index(sec), n}
+			e++
 		}
 	}
 	if sh.native {
-		s.counts, s.schema = fit(counts, sh.exp.Scale(), s.schema, sh.maxBuckets)
-		for _, k := range s.counts {
+		// The ends' values go among the buckets between them, at schema.
+		for i := range ends[:e] {
+			ends[i].index >>= sh.exp.Scale() - s.schema
+		}
+		counts, schema := fit(mergeCounts(sh.counts, ends[:e], s.inner), s.schema, s.schema, sh.maxBuckets)
+		if schema < s.schema {
+			s.inner = coarsen(s.inner, s.schema-schema)
+			s.schema = schema
+		}
+		for _, k := range counts {
 			// Prometheus's key is one above the bucket's index.
 			b.add(int(k.index)+1, k.n)
 		}
+		sh.counts = counts[:0]
 	}
 	// The buckets and their fields in four allocations, not three a bound.
 	m.Bucket = make([]*dto.Bucket, len(sh.bounds))

@@ -171,7 +171,7 @@ func (c *FamilyCollector) merge(values []string, s *counter.Snapshot) {
 		c.members = append(c.members, to)
 		c.next++
 	}
-	to.total.Merge(s)
+	to.add(s, &c.shape)
 }
 
 // newMember returns the series of a member of the Family that c has not
