@@ -114,6 +114,19 @@ func (s *Dist) Equal(o *Dist) bool {
 // widens to the storage: spans like the ones it held take no allocation.
 func (s *Dist) Reset() {
 	for w, b := range s.used {
+		if b == 0 {
+			continue
+		}
+		// A word's 64 counts at once where it marks more than a few: one
+		// clear of 256 bytes costs less than as many steps.
+		if bits.OnesCount64(b) > 4 {
+			from, to := w<<6, min(w<<6+64, len(s.low))
+			clear(s.low[from:to])
+			if s.high != nil {
+				clear(s.high[from:to])
+			}
+			continue
+		}
 		for ; b != 0; b &= b - 1 {
 			j := w<<6 + bits.TrailingZeros64(b)
 			s.low[j] = 0
@@ -261,7 +274,8 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 
 // addTally adds a tally's spans. The tally is complete, or a copy of one:
 // its counts lie in the buckets of its minimum to its maximum, which bound
-// the walk, or, where it is marked, in its marked buckets.
+// the walk, or, where it is marked, in its marked buckets, which it
+// empties (takeMarked).
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
 		from, to := t.window()
@@ -271,7 +285,7 @@ func (s *Dist) addTally(t *Tally) {
 		if from < to {
 			s.cover(from, to)
 			if t.marked {
-				n = s.addMarked(t)
+				n = s.takeMarked(t)
 			} else {
 				n = s.addCounts(t.counts[from-t.off:to-t.off], int(from)-int(s.off))
 			}
@@ -309,14 +323,22 @@ func (s *Dist) addCounts(c []uint32, d int) (n uint64) {
 	return n
 }
 
-// addMarked adds the counts of a marked tally (see Tally.marks), whose
-// counts not 0 s's window covers, by its marks, and returns their sum.
-func (s *Dist) addMarked(t *Tally) (n uint64) {
+// takeMarked adds the counts of a marked tally (see Tally.marks), whose
+// counts not 0 s's window covers, by its marks, and returns their sum. It
+// empties the counts and the marks as it reads them, so that t.reset has
+// them to empty no more: a marked tally is the reader's alone, and goes to
+// the spares once read.
+func (s *Dist) takeMarked(t *Tally) (n uint64) {
 	d := int(t.off) - int(s.off)
 	for w, b := range t.marks {
+		if b == 0 {
+			continue
+		}
+		t.marks[w] = 0
 		for ; b != 0; b &= b - 1 {
 			j := w<<6 + bits.TrailingZeros64(b)
 			if c := t.counts[j]; c != 0 {
+				t.counts[j] = 0
 				s.addAt(d+j, uint64(c))
 				n += uint64(c)
 			}
