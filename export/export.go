@@ -1,7 +1,9 @@
 // Package export holds what every exporter of a [counter.Histogram] shares:
 // spans in seconds, the values at which a [counter.Snapshot]'s spans are
-// counted, exponential bucket indexes, and a [Feed] that lets several
-// readers take a Histogram's intervals each for themselves.
+// counted, exponential bucket indexes, a [Feed] that lets several readers
+// take a Histogram's intervals each for themselves, and what a running
+// total needs to take each Interval at the cost of its buckets ([Totals],
+// [Ends], [Memo]).
 //
 // The integrations are modules of their own, so that a program that exports
 // to Prometheus gets no OpenTelemetry in its go.mod and the other way round:

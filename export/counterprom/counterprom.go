@@ -12,10 +12,12 @@
 // # What a scrape holds
 //
 // Each scrape takes the spans recorded since the previous one with the
-// source's Interval and merges them into a Snapshot the Collector keeps, so
-// its counts never fall. The count is [counter.Snapshot.Count] and the sum
-// [export.SumSeconds], exact but for the conversion to a float64 of seconds.
-// Each span is counted at its value of [export.Values], which is within
+// source's Interval and adds them to a total the Collector keeps, so its
+// counts never fall: the counts and sums of the Snapshot that every
+// Interval merges into, as if it were kept. The count is
+// [counter.Snapshot.Count] and the sum [export.SumSeconds], exact but for
+// the conversion to a float64 of seconds. Each span is counted at its
+// value of [export.Values] in that Snapshot, which is within
 // [counter.QuantileError] of it, and that value's place among the bounds
 // says which buckets count it: a span x counts toward the classic bound b
 // where x ≤ b, but for spans within b·QuantileError of b, which may count on
@@ -26,6 +28,14 @@
 // [counter.QuantileError] of the exact order statistic, the bucket's is
 // within (1+QuantileError)·2^(2^−s)−1 of it. The schema is the factor's,
 // or a lower one that [Opts.NativeHistogramMaxBucketNumber] forces.
+//
+// A scrape costs in proportion to the buckets of its Interval and to the
+// ones it exports, not to the total's: the total keeps its first and last
+// buckets aside ([export.Ends]) and the others' spans at their bounds and
+// native buckets, and the Collector remembers where each bucket of a
+// Snapshot lies among them ([export.Memo], 58 KB, at its first scrape). A
+// series keeps 8 bytes a bound and 16 bytes a native bucket, whatever the
+// range of its spans.
 //
 // # Who calls Interval
 //
