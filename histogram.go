@@ -152,11 +152,9 @@ func newHistogram(b handover.Barrier, want int) *Histogram {
 func (h *Histogram) spill(d int64, k handover.Kind) {
 	s := h.lock()
 	if k == handover.KindSpan {
-		s.w.Record(d)
-		s.w.MarkSpan(d)
+		s.w.Record(d).MarkSpan(d)
 	} else {
-		s.w.RecordKind(d, k)
-		s.w.Mark(k, d)
+		s.w.RecordKind(d, k).Mark(k, d)
 	}
 	s.mu.Unlock()
 }
@@ -164,11 +162,11 @@ func (h *Histogram) spill(d int64, k handover.Kind) {
 // Record counts the span d, from any goroutine; a negative d is counted
 // apart, as [Snapshot.Negative]. It never blocks for long: it tries the
 // Histogram's locks that no other goroutine has claimed before it waits
-// for one, and a lock is held only to count one span.
+// for one, and a lock is held only to count one span, or by
+// [Histogram.Interval] to swap the lock's tally for a spare.
 func (h *Histogram) Record(d Tickdelta) {
 	s := h.lock()
-	s.w.Record(int64(d))
-	s.w.MarkSpan(int64(d))
+	s.w.Record(int64(d)).MarkSpan(int64(d))
 	s.mu.Unlock()
 }
 

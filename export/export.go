@@ -73,7 +73,7 @@ func BucketIndex(b counter.Bucket) int { return int(handover.BucketOf(uint64(b.M
 
 // Totals are the figures of the spans of the Snapshots added to them,
 // without their buckets: what an exporter's running total keeps beside
-// buckets of its own (an exponential histogram's), at a fixed 64 bytes
+// buckets of its own (an exponential histogram's), at a fixed 56 bytes
 // whatever the spans' range, and added to at a fixed cost. The zero Totals
 // hold no span.
 type Totals struct {

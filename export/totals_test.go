@@ -3,6 +3,7 @@ package export_test
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 
@@ -53,6 +54,13 @@ func TestTotals(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTotalsSize checks the size Totals' doc gives.
+func TestTotalsSize(t *testing.T) {
+	if size := unsafe.Sizeof(export.Totals{}); size != 56 {
+		t.Fatalf("Totals are %d bytes; the doc says 56", size)
+	}
 }
 
 // TestSum128 checks a Snapshot's 128-bit sum past 2⁶³ ticks, where Sum

@@ -48,7 +48,7 @@ func (l *layout) fit(lo, hi int32) int32 {
 // rate, lie among the buckets of a layout's exp: the conversion and the
 // search that [export.Exponential.Index] does, remembered for each bucket
 // the Producer placed ([export.Memo]), so that adding an Interval of n
-// buckets costs n look-ups. 29 KB, one for each rate a Producer's
+// buckets costs n look-ups. 30 KB, one for each rate a Producer's
 // registrations have.
 type places struct {
 	rate counter.TickRate

@@ -192,10 +192,10 @@
 // the same ResourceMetrics to each Collect, for the SDK's own instruments
 // to fill again, but a Producer is not handed it, and the caller may keep
 // what a Collect returned. Each registration, and each series of a
-// family, keeps its total's figures (64 bytes) and its cumulative point's
+// family, keeps its total's figures (56 bytes) and its cumulative point's
 // counts (8 bytes a bucket, at most the maximum size), whatever the range
 // of its spans, and the Producer one Snapshot for the Intervals of Sources
-// (a Family has its own), and 29 KB for each rate of its registrations,
+// (a Family has its own), and 30 KB for each rate of its registrations,
 // where it remembers the buckets it placed. Produce, Register and RegisterFamily may be called
 // from any goroutine; they take turns.
 package counterotel

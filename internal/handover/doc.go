@@ -99,9 +99,15 @@
 // # Writers with a lock
 //
 // A writer listed with ListLocked holds a lock word throughout each record
-// and, after it, a store of the bit of the record's bucket in the tally's
-// marks (Writer.MarkSpan, Writer.Mark), as a Histogram's shard does with
-// its lock. Interval tries that lock with a compare-and-swap and, where it
+// and, after it, a store of the bit of the record's bucket in the marks of
+// the tally the record counted into (Record's result; Tally.MarkSpan,
+// Tally.Mark), as a Histogram's shard does with its lock. The mark is one
+// more store of the record to its tally, after the table's: the rules by
+// which the reader reuses a tally only once every record that may write it
+// has ended cover it, as the record ends only when the next begins, after
+// the lock is given up. (A mark made in the writer's tally of the moment
+// instead could land in one the reader installed during the record and has
+// since taken and reused.) Interval tries that lock with a compare-and-swap and, where it
 // takes it, swaps the tally out holding it (Collector.takeWhole): no record
 // is under way, every record before has ended and is visible (the lock's
 // compare-and-swap follows its release, a store after every store of the

@@ -214,7 +214,7 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 		{"Interval: a locked writer's tally taken whole without its lock", "collector.go",
 			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
 			"a tally is whole only where its writer's lock is held"},
-		{"Mark: no mark", "writer.go",
+		{"MarkSpan: no mark", "writer.go",
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
 			"a tally taken holding the lock is read by its marks"},
 	} {

@@ -20,7 +20,7 @@ type stepCase struct {
 	// the writer. full is the bucket it filled, -1 for none.
 	prepare func(w *Writer) (full int)
 	// record makes the record.
-	record func(w *Writer)
+	record func(w *Writer) *Tally
 }
 
 // A rec is a record made before or after the one a case stops.
@@ -35,18 +35,18 @@ type rec struct {
 // where it would with no window.
 const kindWide Kind = 1 << 10
 
-// on makes r into w, through Record for a span and RecordKind otherwise.
-func (r rec) on(w *Writer) {
+// on makes r into w, through Record for a span and RecordKind otherwise,
+// and returns the tally it counted into.
+func (r rec) on(w *Writer) *Tally {
 	if r.k == kindWide {
 		w.c.attach(w, KindSpan, 0)
 		w.cur.Store(newTally(0, NumBuckets))
-		return
+		return nil
 	}
 	if r.k == KindSpan {
-		w.Record(r.d)
-	} else {
-		w.RecordKind(r.d, r.k)
+		return w.Record(r.d)
 	}
+	return w.RecordKind(r.d, r.k)
 }
 
 // usual are the records before most cases: spans of 500 to 2,000 ticks
@@ -69,9 +69,11 @@ var carrying = []rec{{KindSpan, math.MaxInt64}, {KindUnknown, math.MaxInt64 - 1}
 // so that it hides neither store of the record before it.
 var after = rec{KindSpan, 1000}
 
-func record(d int64) func(*Writer)             { return func(w *Writer) { w.Record(d) } }
-func recordKind(d int64, k Kind) func(*Writer) { return func(w *Writer) { w.RecordKind(d, k) } }
-func none(*Writer) int                         { return -1 }
+func record(d int64) func(*Writer) *Tally { return func(w *Writer) *Tally { return w.Record(d) } }
+func recordKind(d int64, k Kind) func(*Writer) *Tally {
+	return func(w *Writer) *Tally { return w.RecordKind(d, k) }
+}
+func none(*Writer) int { return -1 }
 
 // stepCases take every path of a record: Record where the span fits;
 // Record then put, where the sum carries, the span is negative, the bucket
@@ -187,28 +189,37 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	// held makes a record of kind k and span d with f, holding the lock and
 	// marking the record where locked.
-	held := func(k Kind, d int64, f func()) {
+	held := func(k Kind, d int64, f func() *Tally) {
 		if !locked {
 			f()
 			return
 		}
 		lock, writing = 1, true
-		f()
-		if k != kindWide {
-			w.Mark(k, d)
+		if t := f(); k != kindWide {
+			t.Mark(k, d)
 		}
 		lock, writing = 0, false
+		// A mark lands in the tally its record wrote, never in one the
+		// reader installed meanwhile, which may be a spare again before
+		// the record ends: every marked bucket holds a count.
+		for tl := w.cur.Load(); tl != nil; tl = tl.prev {
+			for i := range tl.counts {
+				if tl.marks[i>>6]&(1<<(i&63)) != 0 && tl.counts[i] == 0 {
+					t.Fatalf("%s (older %v, late %v): bucket %d marked with no count", tc.name, older, late, tl.off+uint64(i))
+				}
+			}
+		}
 	}
 	var before Dist
 	for _, r := range tc.before {
-		held(r.k, r.d, func() { r.on(w) })
+		held(r.k, r.d, func() *Tally { return r.on(w) })
 		if r.k != kindWide {
 			before.Add(r.k, r.d)
 		}
 	}
 	full := tc.prepare(w)
 	if locked && full >= 0 {
-		w.markAt(uint64(full)) // as the spans that filled it would have
+		w.cur.Load().markAt(uint64(full)) // as the spans that filled it would have
 	}
 	if full >= 0 {
 		filled := math.MaxUint32 - before.countOf(full)
@@ -253,10 +264,10 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	at()
 	OnStep = func() { k++; at() }
-	held(tc.k, tc.d, func() { tc.record(w) })
+	held(tc.k, tc.d, func() *Tally { return tc.record(w) })
 	OnStep = nil
 	if late {
-		held(after.k, after.d, func() { after.on(w) })
+		held(after.k, after.d, func() *Tally { return after.on(w) })
 		afterMade = true
 	}
 	// The stops the record did not reach (n+1, or a path shorter than
@@ -268,7 +279,7 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	take(2)
 	if !late {
-		held(after.k, after.d, func() { after.on(w) })
+		held(after.k, after.d, func() *Tally { return after.on(w) })
 		afterMade = true
 	}
 	take(3)

@@ -55,7 +55,7 @@ type Writer struct {
 // operating system still may).
 //
 //go:nosplit
-func (w *Writer) Record(d int64) {
+func (w *Writer) Record(d int64) *Tally {
 	s := nextSeq(w.seq, seqSpan)
 	store64(&w.seq, s)
 	step()
@@ -66,14 +66,12 @@ func (w *Writer) Record(d int64) {
 	// A negative span's bucket is past NumBuckets, and so past the window.
 	i := BucketOf(uint64(d)) - t.off
 	if i >= uint64(len(t.counts)) {
-		w.slow(d, KindSpan)
-		return
+		return w.slow(d, KindSpan)
 	}
 	c := t.counts[i] + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	if c == 0 || carry != 0 {
-		w.slow(d, KindSpan)
-		return
+		return w.slow(d, KindSpan)
 	}
 	store64(&w.jlo, lo)
 	step()
@@ -91,31 +89,34 @@ func (w *Writer) Record(d int64) {
 		storeInt(&t.min, d)
 	}
 	step()
+	return t
 }
 
-// MarkSpan marks the bucket of the span d in the writer's tally, where its
-// window holds it, as Record counted it there: a writer listed with a lock
-// (Collector.ListLocked) calls it after each Record, before it gives the
-// lock up. The reader reads a tally's marks only holding that lock, when no
-// record nor mark is under way. Where a record found its tally taken by a
-// reader that could not take the lock, the mark may land in the new tally,
-// on a count of 0, which costs a look and nothing else: the reader never
-// empties that tally by its marks before it has held the lock.
-func (w *Writer) MarkSpan(d int64) {
+// MarkSpan marks the bucket of the span d in t, the tally that a record of
+// it counted into (Record's result), where t's window holds the bucket and
+// t is not nil: a writer listed with a lock (Collector.ListLocked) marks
+// each record, before it gives the lock up, in the tally the record
+// wrote, so that the mark is one more store of the record to that tally,
+// which the reader reuses only once the record has ended (see the package
+// doc); it reads a tally's marks only holding the lock, when no record nor
+// mark is under way.
+func (t *Tally) MarkSpan(d int64) {
 	// A negative span's bucket is past NumBuckets, and so past the window.
-	w.markAt(BucketOf(uint64(d)))
+	t.markAt(BucketOf(uint64(d)))
 }
 
 // Mark is MarkSpan for a record of kind k, after RecordKind.
-func (w *Writer) Mark(k Kind, d int64) {
+func (t *Tally) Mark(k Kind, d int64) {
 	if p := placeOf(k, d); p >= 0 {
-		w.markAt(uint64(p))
+		t.markAt(uint64(p))
 	}
 }
 
-// markAt marks bucket p in the writer's tally, where its window holds it.
-func (w *Writer) markAt(p uint64) {
-	t := w.cur.Load()
+// markAt marks bucket p in t, where t is not nil and its window holds it.
+func (t *Tally) markAt(p uint64) {
+	if t == nil {
+		return
+	}
 	if i := p - t.off; i < uint64(len(t.counts)) {
 		t.marks[i>>6] |= 1 << (i & 63)
 	}
@@ -123,29 +124,31 @@ func (w *Writer) markAt(p uint64) {
 
 // RecordKind counts a record of kind k and span d: a migrated span, a span
 // of an unknown CPU, or any span where the caller knows it needs the slow
-// path. A negative span of a summed kind is counted as KindNegative.
-func (w *Writer) RecordKind(d int64, k Kind) { w.slow(d, k) }
+// path. A negative span of a summed kind is counted as KindNegative. It
+// returns the tally it counted into, as Record does.
+func (w *Writer) RecordKind(d int64, k Kind) *Tally { return w.slow(d, k) }
 
 // slow counts what Record cannot: a negative span, a record of another
 // kind, or one that does not fit the tally (its bucket is outside the
 // window or full, or its sum carries), which it puts a fresh tally in
 // front of, with a window wide enough; a closed writer (a new one too)
 // gives its first SpillSpans records to the Collector's spill, if any,
-// and then attaches itself.
-func (w *Writer) slow(d int64, k Kind) {
+// and then attaches itself. It returns the tally it counted into, nil for
+// a record given to the spill.
+func (w *Writer) slow(d int64, k Kind) *Tally {
 	if d < 0 && k != KindMigrated {
 		k = KindNegative
 	}
 	for {
-		full := w.put(d, k)
+		full, counted := w.put(d, k)
 		switch {
-		case full == nil:
-			return
+		case counted:
+			return full
 		case full == closed:
 			if !w.pinned && w.early < SpillSpans && w.c.spill != nil {
 				w.early++
 				w.c.spill(d, k)
-				return
+				return nil
 			}
 			if f := w.onAttach; f != nil {
 				w.onAttach = nil
@@ -179,9 +182,10 @@ func (w *Writer) slow(d int64, k Kind) {
 }
 
 // put counts a record of any kind, with the stores of the package doc's
-// table, and returns nil; or, where the tally cannot take it, returns that
-// tally having stored nothing to it.
-func (w *Writer) put(d int64, k Kind) (full *Tally) {
+// table, and returns the tally it counted into and true; or, where the
+// tally cannot take it, returns that tally, having stored nothing to it,
+// and false.
+func (w *Writer) put(d int64, k Kind) (*Tally, bool) {
 	s := nextSeq(w.seq, seqKind)
 	store64(&w.seq, s)
 	step()
@@ -193,14 +197,14 @@ func (w *Writer) put(d int64, k Kind) (full *Tally) {
 	step()
 	count := t.of(k, d)
 	if count == nil {
-		return t // outside the window
+		return t, false // outside the window
 	}
 	c := *count + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	hi := t.hi + carry
 	x := t.unknownCPU + 1
 	if c == 0 || k == KindUnknown && x == 0 {
-		return t
+		return t, false
 	}
 	store64(&w.jlo, lo)
 	step()
@@ -230,5 +234,5 @@ func (w *Writer) put(d int64, k Kind) (full *Tally) {
 		}
 		step()
 	}
-	return nil
+	return t, true
 }
