@@ -164,11 +164,22 @@ func (c *Collector) attach(w *Writer, k Kind, d int64) {
 	c.mu.Unlock()
 }
 
-// spareTally returns an empty tally with the window [from, to).
+// spareTally returns an empty tally with the window [from, to): the last
+// spare whose storage holds that window where one does, so that a writer
+// of a wide window takes no allocation while another's narrow tally is
+// among the spares; else the last spare, which fit gives new storage.
 func (c *Collector) spareTally(from, to uint64) *Tally {
 	c.mu.Lock()
 	if n := len(c.spare); n > 0 {
-		t := c.spare[n-1]
+		k := n - 1
+		for i := k; i >= 0; i-- {
+			if uint64(cap(c.spare[i].counts)) >= to-from {
+				k = i
+				break
+			}
+		}
+		t := c.spare[k]
+		c.spare[k] = c.spare[n-1]
 		c.spare[n-1] = nil
 		c.spare = c.spare[:n-1]
 		c.mu.Unlock()

@@ -180,3 +180,22 @@ func TestIdleWriterLetsGo(t *testing.T) {
 		t.Fatalf("the Intervals hold count %d, sum %d; want %d, %d", total.count, total.lo, want.count, want.lo)
 	}
 }
+
+// TestSpareOfTheWindow checks that a tally of a wide window is made from a
+// spare whose storage holds it, where one does, whatever the order of the
+// spares: a narrow spare last does not cost an allocation.
+func TestSpareOfTheWindow(t *testing.T) {
+	c := NewCollector(NoBarrier)
+	wide, narrow := newTally(0, 2048), newTally(100, 116)
+	c.mu.Lock()
+	c.writers = make([]*Writer, 8) // room for spares
+	c.mu.Unlock()
+	c.putSpare(wide)
+	c.putSpare(narrow)
+	if got := c.spareTally(10, 2000); got != wide {
+		t.Fatalf("a window of 1,990 buckets took the spare of %d; want the one of 2,048", cap(got.counts))
+	}
+	if got := c.spareTally(100, 116); got != narrow {
+		t.Fatal("the narrow window did not take the narrow spare")
+	}
+}
