@@ -204,37 +204,6 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 	return ds[min(int(q*float64(len(ds))), len(ds)-1)]
 }
 
-// BenchmarkIntervalEvery100ms is BenchmarkIntervalOf64 with a reporter's
-// pace: an Interval of 64 Recorders, two recording flat out, every 100 ms,
-// so that each one finds both writers' tallies to take (back to back, most
-// find nothing new). Its ns/op is the 100 ms; the metrics are the
-// Intervals' own times. Run it with -benchtime 200x for a p99 of 200.
-func BenchmarkIntervalEvery100ms(b *testing.B) {
-	h := counter.NewHistogram()
-	for i := range 62 {
-		r := h.Recorder()
-		for k := range 100 {
-			r.Record(spans[(i+k)&1023])
-		}
-		defer r.Close()
-	}
-	var s counter.Snapshot
-	h.Interval(&s)
-	stop := recordFlatOut(h, 2)
-	var took []time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		time.Sleep(100 * time.Millisecond)
-		t0 := time.Now()
-		h.Interval(&s)
-		took = append(took, time.Since(t0))
-	}
-	stop()
-	b.ReportMetric(float64(percentile(took, 0.5).Nanoseconds())/1e3, "p50-µs")
-	b.ReportMetric(float64(percentile(took, 0.99).Nanoseconds())/1e3, "p99-µs")
-	b.ReportMetric(float64(percentile(took, 1).Nanoseconds())/1e3, "max-µs")
-}
-
 // BenchmarkRecorderNew makes a Recorder, records into it and closes or
 // drops it, as a service that takes one a request does: with 3 spans, which
 // its Histogram's locks take (handover.SpillSpans), and with 100, past
