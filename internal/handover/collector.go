@@ -468,8 +468,8 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, c, dst)
-	cp := copies.Get().(*Tally).load(old)
-	defer copies.Put(cp)
+	cp := copies.get().load(old)
+	defer copies.put(cp)
 	j, ok := readJournal(w, s)
 	switch {
 	case !ok:
@@ -509,8 +509,44 @@ func (c *Collector) collectPrev(old *Tally, dst *Dist) {
 
 // copies are the tallies Interval copies a writer's into, shared by every
 // Collector of the process: one a Collector would hold a window's counts
-// for each series of a Family.
-var copies = sync.Pool{New: func() any { return new(Tally) }}
+// for each series of a Family. They are kept in a list of their own, not a
+// sync.Pool, which the garbage collector empties, so that an Interval
+// after a collection allocates no copy (8 KB for a window of 2,000
+// buckets).
+var copies copyList
+
+// A copyList is a list of tallies to copy into, under a lock: Intervals
+// take a copy for each tally they read whole, one at a time.
+type copyList struct {
+	mu   sync.Mutex
+	free []*Tally
+}
+
+// maxCopies is how many copies the process keeps: as many as Intervals of
+// different Collectors that copy at once, at most.
+const maxCopies = 8
+
+// get returns a copy, from the list where it holds one.
+func (l *copyList) get() *Tally {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.free); n > 0 {
+		t := l.free[n-1]
+		l.free[n-1] = nil
+		l.free = l.free[:n-1]
+		return t
+	}
+	return new(Tally)
+}
+
+// put gives t back to the list, unless it holds maxCopies.
+func (l *copyList) put(t *Tally) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.free) < maxCopies {
+		l.free = append(l.free, t)
+	}
+}
 
 // minSpares is how many spare tallies of each kind a Collector keeps at
 // least, where it has as many writers.

@@ -31,3 +31,35 @@ func TestDistResetAllocatesNothing(t *testing.T) {
 	}
 	t.Fatalf("Reset allocated %d times; want 0", n)
 }
+
+// TestIntervalCopiesOutliveCollections takes Intervals that copy a tally (a
+// record of the writer's still its last, so that Interval reads the tally
+// through a copy), with two garbage collections between them, and checks
+// that they allocate nothing: the copies are not a sync.Pool's, which the
+// collector empties.
+func TestIntervalCopiesOutliveCollections(t *testing.T) {
+	c := NewCollector(NoBarrier)
+	w := c.NewWriter()
+	var d Dist
+	for i := range 4 { // past the first Intervals, which make the spares
+		w.Record(int64(1000 + i))
+		c.Interval(&d)
+	}
+	var n uint64
+	for range 3 {
+		w.Record(1000)
+		runtime.GC()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c.Interval(&d)
+		runtime.ReadMemStats(&after)
+		if d.Count() != 1 {
+			t.Fatalf("the Interval holds %d spans; want 1", d.Count())
+		}
+		if n = after.Mallocs - before.Mallocs; n == 0 {
+			return
+		}
+	}
+	t.Fatalf("an Interval after two collections allocated %d times; want 0", n)
+}
