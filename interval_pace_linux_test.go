@@ -26,18 +26,9 @@ func TestIntervalPhasesAtPace(t *testing.T) {
 	if os.Getenv("COUNTER_PACE") == "" {
 		t.Skip("set COUNTER_PACE=1 to take 300 Intervals at a reporter's pace (30 s)")
 	}
-	h := counter.NewHistogram()
-	for i := range 62 {
-		r := h.Recorder()
-		for k := range 100 {
-			r.Record(spans[(i+k)&1023])
-		}
-		defer r.Close()
-	}
-	var s counter.Snapshot
-	h.Interval(&s)
-	stop := recordFlatOut(h, 2)
+	h, stop := atPace()
 	defer stop()
+	var s counter.Snapshot
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	type mark struct {
