@@ -1,7 +1,9 @@
 package handover
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -581,12 +583,14 @@ func (c *Collector) abandon() {
 }
 
 // trimSpares sets busy, the tallies the Interval took, and lets go of the
-// spares past what spares then says: the ones an Interval took came back
-// before the flights it made held theirs.
+// spares past what spares then says, the narrowest: the ones an Interval
+// took came back before the flights it made held theirs, and the busy
+// writers' windows are the widest.
 func (c *Collector) trimSpares(busy int) {
 	c.mu.Lock()
 	c.busy = busy
 	if n := c.spares(); n < len(c.spare) {
+		slices.SortFunc(c.spare, func(a, b *Tally) int { return cmp.Compare(cap(b.counts), cap(a.counts)) })
 		clear(c.spare[n:])
 		c.spare = shrunk(c.spare[:n], n)
 	}
