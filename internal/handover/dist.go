@@ -172,6 +172,28 @@ func (s *Dist) cover(from, to uint64) {
 	if from >= s.off && to <= s.off+n {
 		return
 	}
+	if s.count == 0 {
+		// No bucket holds a span (a Reset one, or one of spans counted
+		// apart): the window moves within the storage, all zero, where
+		// that holds [from, to), as wide as the storage, so that a Dist
+		// reset for each Interval does not grow a quarter at a time as
+		// its spans wander past the window's last place.
+		from, to = around(from, to, 0)
+		c := uint64(cap(s.low))
+		if s.high != nil {
+			c = min(c, uint64(cap(s.high)))
+		}
+		if to-from <= c {
+			s.low = s.low[:c]
+			if s.high != nil {
+				s.high = s.high[:c]
+			}
+			s.off = min(from-min(from, (c-(to-from))/2), NumBuckets-c)
+			clear(s.used)
+			s.used = bitWords(s.used, int(c), int(c))
+			return
+		}
+	}
 	from, to = around(min(from, s.off), max(to, s.off+n), 0)
 	s.low = shift(s.low, int(s.off-from), int(to-from))
 	if s.high != nil {

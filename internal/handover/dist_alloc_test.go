@@ -63,3 +63,30 @@ func TestIntervalCopiesOutliveCollections(t *testing.T) {
 	}
 	t.Fatalf("an Interval after two collections allocated %d times; want 0", n)
 }
+
+// TestEmptyDistMovesWithinItsStorage resets a Dist and adds a span just
+// below its window, whose bucket its storage could hold: the window moves
+// within the storage, and nothing is allocated (before, it grew a quarter,
+// and a Dist reset for each Interval grew so as its spans wandered).
+func TestEmptyDistMovesWithinItsStorage(t *testing.T) {
+	var n uint64
+	for range 3 {
+		var s Dist
+		s.Add(KindSpan, 1000)
+		s.Add(KindSpan, 100_000)
+		s.Reset()
+		lo, _ := BucketBounds(int(s.off) - 5)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s.Add(KindSpan, int64(lo))
+		runtime.ReadMemStats(&after)
+		s.checkUsed(t)
+		if s.Count() != 1 || s.Min() != int64(lo) {
+			t.Fatalf("the Dist holds %d spans from %d; want 1 of %d", s.Count(), s.Min(), lo)
+		}
+		if n = after.Mallocs - before.Mallocs; n == 0 {
+			return
+		}
+	}
+	t.Fatalf("a span below the window of an empty Dist allocated %d times; want 0", n)
+}
