@@ -43,10 +43,11 @@ import (
 //
 // (a span below 256 ticks has a bucket of its own, so spans from 0 to b
 // cover b+1 of them there). A tally is 136 bytes and 4⅛ bytes a bucket of
-// its window (a count and a bit), which holds n buckets and margins: where a span falls
-// outside the window, the writer puts a fresh tally in front whose window
-// reaches a quarter of the old one's width past the span, so that spans
-// that spread out between two Intervals make a few tallies, growing, and
+// its window (a count and a bit), which holds n buckets and margins:
+// where a span falls outside the window, the writer puts a fresh tally in
+// front whose window reaches a quarter of the old one's width past the
+// span, so that spans that spread out between two Intervals make a few
+// tallies, growing, and
 // the last window is at most 1.5·n + 64 buckets. [Histogram.Interval] takes
 // them all. After an Interval, a writer holds a bare tally of 136 bytes,
 // which its next span fills with a window like the last one, and for at
@@ -58,8 +59,8 @@ import (
 //
 // (its state, the bare tally, and one tally of its last window, its own or
 // a spare; 4.75 and not 4⅛ as Go allocates in size classes, up to an
-// eighth larger than asked): under 10 KB for three decades, and 400 bytes (its
-// state alone) before it takes a tally. It takes one at its 65th span: its
+// eighth larger than asked): under 10 KB for three decades, and 400 bytes
+// (its state alone) before it takes a tally. It takes one at its 65th span: its
 // first 64 go to one of the Histogram's locks, as [Histogram.Record]'s do,
 // so that a Recorder a request, which records a few spans and is dropped,
 // takes no tally, no place on the Histogram's list and no cleanup. A lock costs the same once used, and
