@@ -98,7 +98,7 @@ func (c *Collector) List(w *Writer) {
 
 // ListLocked is List for a writer that holds the lock word *lock (0 free,
 // 1 held; given up with Release) throughout each of its records and their
-// marks (Writer.MarkSpan, Writer.Mark), as a Histogram's shard does.
+// marks (Tally.MarkSpan, Tally.Mark), as a Histogram's shard does.
 // Interval tries that lock and, where it is free, takes the writer's tally
 // holding it: with no record under way, the tally is whole and its marks
 // name its counts, so that Interval reads it at a cost in proportion to

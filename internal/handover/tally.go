@@ -24,7 +24,7 @@ type Tally struct {
 	// marks has bit j%64 of word j/64 set for a count j that a writer
 	// holding a lock the reader can take (Collector.ListLocked) made not 0:
 	// such a writer marks each count it stores to before it gives its lock
-	// up (Writer.MarkSpan, Writer.Mark), so that a tally the reader takes
+	// up (Tally.MarkSpan, Tally.Mark), so that a tally the reader takes
 	// holding that lock is read and emptied at a cost in proportion to its
 	// marked buckets, not to its window. Other writers mark nothing. Its
 	// length is len(counts) over 64, rounded up; its storage past that,
