@@ -470,6 +470,14 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, c, dst)
+	if atomic.LoadUint64(&w.seq) != s {
+		// A later record has begun, after the barrier, as in the first
+		// case below: old is complete, and needs no copy. A writer that
+		// records flat out is mostly found so.
+		dst.addTally(old)
+		c.putSpare(old)
+		return
+	}
 	cp := copies.get().load(old)
 	defer copies.put(cp)
 	j, ok := readJournal(w, s)
