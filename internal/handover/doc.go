@@ -67,7 +67,8 @@
 // write either tally, and every record before R has ended and is visible.
 // Interval copies the old tally and then reads the journal, and seq again:
 // where seq has moved, R has ended and the old tally is complete, so it
-// takes it whole. Otherwise:
+// takes it whole (where seq has moved before the copy already, it takes it
+// whole without one). Otherwise:
 //
 //   - where jmark is not R's, none of R's stores to a tally was visible
 //     during the copy (R3), so the copy is exact without R. The old tally
