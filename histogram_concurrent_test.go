@@ -289,19 +289,27 @@ func TestFloor(t *testing.T) {
 		t.Logf("pair %d: min %d, p50 %d, p99 %d, max %d ticks", p, s.Min(), p50, p99, s.Max())
 		// Into a Snapshot whose buckets reach its spans, Floor allocates
 		// nothing: it may only where a span is shorter or longer than every
-		// span the Snapshot held before.
+		// span the Snapshot held before. The count is the process's, which
+		// the cleanups of Recorders that earlier tests dropped may add to
+		// meanwhile (under load, hundreds): the least of the calls that
+		// stayed within the range must be 0, as it would not be where
+		// Floor allocated at each.
 		least, most := s.Min(), s.Max()
 		var ms runtime.MemStats
+		fewest, within := uint64(math.MaxUint64), 0
 		for range 5 {
 			runtime.ReadMemStats(&ms)
 			before := ms.Mallocs
 			c.Floor(p, &s)
 			runtime.ReadMemStats(&ms)
-			if ms.Mallocs != before && s.Min() >= least && s.Max() <= most && !race.Enabled {
-				t.Errorf("pair %d: Floor into a Snapshot that held spans from %d to %d allocated %d times for spans from %d to %d; want 0",
-					p, least, most, ms.Mallocs-before, s.Min(), s.Max())
+			if s.Min() >= least && s.Max() <= most {
+				fewest, within = min(fewest, ms.Mallocs-before), within+1
 			}
 			least, most = min(least, s.Min()), max(most, s.Max())
+		}
+		if within > 0 && fewest != 0 && !race.Enabled {
+			t.Errorf("pair %d: each of %d Floors into a Snapshot whose buckets held their spans allocated, at least %d times; want 0",
+				p, within, fewest)
 		}
 	}
 }
