@@ -109,7 +109,6 @@ type Producer struct {
 	layout       layout
 	places       map[counter.TickRate]*places // one for each rate of a registration, once it was produced
 	delta        tally                        // the buckets of scratch, for a delta point
-	inTotals     export.Totals                // the figures of scratch, for a delta point
 }
 
 // A group is the registrations of one name: one metric of each kind.

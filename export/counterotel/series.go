@@ -64,19 +64,17 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 	b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{})
 	dp := &b.hists[len(b.hists)-1]
 	s, start, t := &sr.total, sr.start, &sr.cumulative
-	if b.histDelta || b.sumDelta {
-		p.inTotals = export.Totals{}
-		p.inTotals.Add(in)
-	}
+	var inTotals export.Totals // in's figures, for delta points
+	inTotals.Add(in)
 	if b.histDelta {
-		s, start, t = &p.inTotals, sr.last, &p.delta
+		s, start, t = &inTotals, sr.last, &p.delta
 		t.reset(&p.layout)
 		t.add(in, &p.layout, pl)
 	}
 	p.point(dp, sr.attrs, s, t, start, rate, now)
 	s, start = &sr.total, sr.start
 	if b.sumDelta {
-		s, start = &p.inTotals, sr.last
+		s, start = &inTotals, sr.last
 	}
 	b.negs = append(b.negs, metricdata.DataPoint[int64]{
 		Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(s.Negative()),
