@@ -3,6 +3,8 @@ package counterprom
 import (
 	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // TestFit drives fit, the step that picks each scrape's schema, through its
@@ -38,4 +40,76 @@ func TestFit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sortedCounts draws counts in increasing order of index, one an index
+// where distinct, repeats allowed otherwise.
+func sortedCounts(t *rapid.T, label string, distinct bool) []count {
+	idx := rapid.SliceOf(rapid.Int32Range(-40, 40)).Draw(t, label)
+	slices.Sort(idx)
+	if distinct {
+		idx = slices.Compact(idx)
+	}
+	out := make([]count, len(idx))
+	for i, k := range idx {
+		out[i] = count{k, rapid.Uint64Range(1, 9).Draw(t, label+" n")}
+	}
+	return out
+}
+
+// TestAddWithinThenMerge checks the two steps by which an Interval's
+// native counts join a series': what addWithin adds in place and what it
+// hands on to mergeCounts make, together, the counts of a plain merge of
+// both lists, for series with gaps and Intervals past their ends.
+func TestAddWithinThenMerge(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		inner := sortedCounts(t, "inner", true)
+		pending := sortedCounts(t, "pending", false)
+		want := mergeCounts(nil, pending, inner)
+		got := slices.Clone(inner)
+		if rest := addWithin(got, slices.Clone(pending)); len(rest) > 0 {
+			got = mergeCounts(nil, rest, got)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("inner %v, pending %v: got %v, want %v", inner, pending, got, want)
+		}
+	})
+}
+
+// TestSortCounts checks that sortCounts orders any counts as a general
+// sort does, not only the nearly ordered ones of an Interval.
+func TestSortCounts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		idx := rapid.SliceOf(rapid.Int32Range(-40, 40)).Draw(t, "indexes")
+		counts := make([]count, len(idx))
+		for i, k := range idx {
+			counts[i] = count{k, uint64(i)}
+		}
+		want := slices.Clone(counts)
+		slices.SortStableFunc(want, func(a, b count) int { return int(a.index) - int(b.index) })
+		sortCounts(counts)
+		if !slices.Equal(counts, want) {
+			t.Fatalf("got %v, want %v", counts, want)
+		}
+	})
+}
+
+// TestReserveIsExact checks that reserve makes room for exactly the spans
+// and deltas that adding the counts takes, so that no add allocates
+// again and none of the room is wasted.
+func TestReserveIsExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		counts := sortedCounts(t, "counts", true)
+		var b native
+		b.reserve(counts)
+		spans, deltas := cap(b.slab), cap(b.deltas)
+		for _, k := range counts {
+			b.add(int(k.index)+1, k.n)
+		}
+		if len(b.slab) != spans || cap(b.slab) != spans || len(b.spans) != spans ||
+			len(b.deltas) != deltas || cap(b.deltas) != deltas {
+			t.Fatalf("counts %v: reserved %d spans, %d deltas; used %d (room %d), %d (room %d)",
+				counts, spans, deltas, len(b.slab), cap(b.slab), len(b.deltas), cap(b.deltas))
+		}
+	})
 }
