@@ -43,33 +43,33 @@ import (
 //
 // (a span below 256 ticks has a bucket of its own, so spans from 0 to b
 // cover b+1 of them there). A tally is 136 bytes and 4⅛ bytes a bucket of
-// its window (a count and a bit), which holds n buckets and margins:
-// where a span falls outside the window, the writer puts a fresh tally in
-// front whose window reaches a quarter of the old one's width past the
-// span, so that spans that spread out between two Intervals make a few
-// tallies, growing, and
-// the last window is at most 1.5·n + 64 buckets. [Histogram.Interval] takes
-// them all. After an Interval, a writer holds a bare tally of 136 bytes,
-// which its next span fills with a window like the last one, and for at
-// most two Intervals the tally its last record may still write. The
-// Histogram keeps, besides, at most one spare tally a writer, counting
-// those, so that in all a Recorder holds at most
+// its window (a count and a bit), which holds n buckets and margins: where
+// a span falls outside the window, the writer puts a fresh tally in front
+// whose window reaches a quarter of the old one's width past the span, so
+// that spans that spread out between two Intervals make a few tallies,
+// growing, and the last window is at most 1.5·n + 64 buckets.
+// [Histogram.Interval] takes them all. After an Interval, a writer holds a
+// bare tally of 136 bytes, which its next span fills with a window like
+// the last one, and for at most two Intervals the tally its last record
+// may still write. The Histogram keeps, besides, at most one spare tally a
+// writer, counting those, so that in all a Recorder holds at most
 //
 //	Recorder(a, b) = 560 + 4.75·(1.5·n(a, b) + 64) bytes after an Interval
 //
 // (its state, the bare tally, and one tally of its last window, its own or
 // a spare; 4.75 and not 4⅛ as Go allocates in size classes, up to an
 // eighth larger than asked): under 10 KB for three decades, and 400 bytes
-// (its state alone) before it takes a tally. It takes one at its 65th span: its
-// first 64 go to one of the Histogram's locks, as [Histogram.Record]'s do,
-// so that a Recorder a request, which records a few spans and is dropped,
-// takes no tally, no place on the Histogram's list and no cleanup. A lock costs the same once used, and
-// a Histogram's locks, used or not, 4·GOMAXPROCS of them rounded up to a
-// power of two (at least 8, at most 1,024), take 360 bytes each. The
-// Intervals' [Snapshot] is the caller's ([Snapshot] gives its memory), and
-// the Histogram keeps one more for what closed Recorders leave between two
-// Intervals, and one tally that Interval copies into.
-// TestMemoryFormula measures these.
+// (its state alone) before it takes a tally. It takes one at its 65th
+// span: its first 64 go to one of the Histogram's locks, as
+// [Histogram.Record]'s do, so that a Recorder a request, which records a
+// few spans and is dropped, takes no tally, no place on the Histogram's
+// list and no cleanup. A lock costs the same once used, and a Histogram's
+// locks, used or not, 4·GOMAXPROCS of them rounded up to a power of two
+// (at least 8, at most 1,024), take 360 bytes each. The Intervals'
+// [Snapshot] is the caller's ([Snapshot] gives its memory), and the
+// Histogram keeps one more for what closed Recorders leave between two
+// Intervals; the process keeps at most 8 tallies that Intervals copy into,
+// shared by every Histogram. TestMemoryFormula measures these.
 //
 // Its methods allocate to make a tally (for a writer's first span, for the
 // first span after an Interval where the Histogram has no spare, and where

@@ -583,8 +583,8 @@ type span struct {
 // reserve makes room for the spans and deltas of counts, in increasing
 // order of index, so that adding them (as add does, a key each) allocates
 // each slice once and no larger than it needs: most scrapes have a span or
-// a few, and a slab of 32 spans and room for 256 deltas, zeroed and
-// scanned, were a fifth of the collect of a scrape of 160 buckets.
+// a few, and a fixed slab of spans and room for deltas, zeroed and
+// scanned, cost more than the adds.
 func (b *native) reserve(counts []count) {
 	if len(counts) == 0 {
 		return

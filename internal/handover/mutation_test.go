@@ -208,12 +208,17 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 			})
 		}
 	}
-	// The path of a writer listed with a lock (ListLocked): Interval takes
-	// its tally whole only holding the lock, and reads it by its marks.
+	// The paths that take a tally whole without reading its journal: a
+	// writer listed with a lock (ListLocked), whose tally Interval takes
+	// only holding the lock and reads by its marks, and collect's before
+	// the copy, only where seq has moved since the barrier.
 	for _, lm := range []struct{ name, file, old, new, why string }{
 		{"Interval: a locked writer's tally taken whole without its lock", "collector.go",
 			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
 			"a tally is whole only where its writer's lock is held"},
+		{"collect: a tally taken whole before the copy without seq moved", "collector.go",
+			"if atomic.LoadUint64(&w.seq) != s {", "if true {",
+			"a tally is whole without its journal only where a later record has begun"},
 		{"MarkSpan: no mark", "writer.go",
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
 			"a tally taken holding the lock is read by its marks"},
