@@ -10,7 +10,9 @@ package bench_test
 // collections, with the timer stopped, 128 new spans of the same spread are recorded, so
 // that each collection has new spans to take; record-ns/op is the time of
 // those records, timed apart, which with ns/op is the whole cost of a span
-// recorded and collected. BenchmarkExportPrometheusFamily
+// recorded and collected. The floors (floor, floor_interval) do part of an
+// exporter's work, with the same output, so that the benchmarks say what
+// the rest costs. BenchmarkExportPrometheusFamily
 // collects 200 such histograms at once, counterprom's FamilyCollector
 // against Prometheus's HistogramVec. Run with the others, or alone:
 //
@@ -108,7 +110,8 @@ func gatherOne(b *testing.B, reg *prometheus.Registry) int {
 
 // BenchmarkExportPrometheus runs each side with its native buckets
 // unbounded, about 2,000 at schema 7, and with NativeHistogramMaxBucketNumber
-// 160 (suffix "max160"), which both meet at schema 3.
+// 160 (suffix "max160"), which both meet at schema 3; with the bound, also
+// the floor of a Collector that takes an Interval (promFloor).
 func BenchmarkExportPrometheus(b *testing.B) {
 	for _, most := range []uint32{0, 160} {
 		suffix := ""
@@ -137,6 +140,37 @@ func BenchmarkExportPrometheus(b *testing.B) {
 				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
 			})
 		}
+		// The floor with an Interval, with the bound: an Interval of the
+		// spans, as counterprom's takes, then the metrics counterprom's
+		// Collector made of the same spans, made once and sent again, so
+		// that the Registry gathers what it gathers from counterprom. What
+		// counterprom pays above it is adding the buckets to its own.
+		for _, locked := range []bool{false, true} {
+			if most == 0 {
+				break
+			}
+			h := counter.NewHistogram()
+			r := h.Recorder()
+			defer r.Close()
+			record, lockedSuffix := r.Record, ""
+			if locked {
+				record, lockedSuffix = h.Record, "_locked"
+			}
+			c := newPromFloor(b, h, counterprom.Opts{
+				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
+			})
+			reg := prometheus.NewRegistry()
+			reg.MustRegister(c)
+			runExport(b, exportCase{
+				name:    "floor_interval" + suffix + lockedSuffix,
+				record:  record,
+				collect: func(b *testing.B) { gatherOne(b, reg) },
+				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+			})
+			if c.spans == 0 {
+				b.Fatal("the Intervals took no span")
+			}
+		}
 		{
 			h := prometheus.NewHistogram(prometheus.HistogramOpts{
 				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
@@ -150,6 +184,54 @@ func BenchmarkExportPrometheus(b *testing.B) {
 				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
 			})
 		}
+	}
+}
+
+// A promFloor is the least a Collector of counterprom's metrics of a
+// Histogram can do: at each collection it takes the Histogram's spans with
+// an Interval into a Snapshot of its own, reused, reads the Snapshot's
+// buckets, adding up their counts, and sends the metrics that counterprom's
+// Collector sent at its first collection of wideSpans, made once. It is
+// right only for that collection: the benchmarks time it beside
+// counterprom's as the cost of the Interval and of the Registry's
+// gathering of the same metrics.
+type promFloor struct {
+	model   *counterprom.Collector // for Describe
+	metrics []prometheus.Metric    // the model's first collection
+	src     *counter.Histogram
+	snap    counter.Snapshot
+	spans   uint64 // the counts of the buckets read, so that the reads are not left out
+}
+
+func newPromFloor(b *testing.B, h *counter.Histogram, opts counterprom.Opts) *promFloor {
+	m := counter.NewHistogram()
+	for range wideFill {
+		for _, d := range wideSpans {
+			m.Record(d)
+		}
+	}
+	f := &promFloor{model: counterprom.New(m, gigahertz, opts), src: h}
+	ch := make(chan prometheus.Metric, 8)
+	f.model.Collect(ch)
+	close(ch)
+	for pm := range ch {
+		f.metrics = append(f.metrics, pm)
+	}
+	if len(f.metrics) == 0 {
+		b.Fatal("the model sent no metric")
+	}
+	return f
+}
+
+func (f *promFloor) Describe(ch chan<- *prometheus.Desc) { f.model.Describe(ch) }
+
+func (f *promFloor) Collect(ch chan<- prometheus.Metric) {
+	f.src.Interval(&f.snap)
+	for bk := range f.snap.Buckets() {
+		f.spans += bk.Count
+	}
+	for _, pm := range f.metrics {
+		ch <- pm
 	}
 }
 
@@ -250,6 +332,35 @@ func BenchmarkExportOTel(b *testing.B) {
 		})
 		_ = mp.Shutdown(context.Background())
 	}
+	// The floor with an Interval: the floor's points, after an Interval of
+	// the spans into a reused Snapshot whose buckets are read, which any
+	// exporter of a Histogram's spans pays before it places a bucket. What
+	// counterotel pays above it is placing the buckets in the point's.
+	for _, locked := range []bool{false, true} {
+		for _, lim := range otelLimits {
+			h := counter.NewHistogram()
+			r := h.Recorder()
+			record, suffix := r.Record, ""
+			if locked {
+				record, suffix = h.Record, "_locked"
+			}
+			fp := &intervalFloor{floor: floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}, src: h}
+			reader := metric.NewManualReader(metric.WithProducer(fp))
+			mp := metric.NewMeterProvider(metric.WithReader(reader))
+			var rm metricdata.ResourceMetrics
+			runExport(b, exportCase{
+				name:    "floor_interval/" + lim.name + suffix,
+				record:  record,
+				collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
+				buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
+			})
+			if fp.spans == 0 {
+				b.Fatal("the Intervals took no span")
+			}
+			r.Close()
+			_ = mp.Shutdown(context.Background())
+		}
+	}
 	for _, lim := range otelLimits {
 		reader := metric.NewManualReader()
 		h := otelHistogram(b, reader, lim.maxSize, lim.sdkFrom)
@@ -312,6 +423,25 @@ func (fp *floorProducer) Produce(context.Context) ([]metricdata.ScopeMetrics, er
 	metrics[1].Data = metricdata.Sum[int64]{DataPoints: sums[:n], Temporality: metricdata.CumulativeTemporality, IsMonotonic: true}
 	metrics[2].Data = metricdata.Sum[int64]{DataPoints: sums[n:], Temporality: metricdata.CumulativeTemporality, IsMonotonic: true}
 	return []metricdata.ScopeMetrics{{Scope: fp.model[0].Scope, Metrics: metrics}}, nil
+}
+
+// An intervalFloor is a floorProducer that first takes its source's spans
+// with an Interval into a Snapshot of its own, reused, and reads the
+// Snapshot's buckets, adding up their counts: what any exporter of a
+// Histogram does before it places a bucket in a point of its own.
+type intervalFloor struct {
+	floor floorProducer
+	src   *counter.Histogram
+	snap  counter.Snapshot
+	spans uint64 // the counts of the buckets read, so that the reads are not left out
+}
+
+func (f *intervalFloor) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, error) {
+	f.src.Interval(&f.snap)
+	for bk := range f.snap.Buckets() {
+		f.spans += bk.Count
+	}
+	return f.floor.Produce(ctx)
 }
 
 // liveHeap returns the bytes of the heap's live objects after a collection.
