@@ -75,7 +75,9 @@ func TestMemoryFormula(t *testing.T) {
 	for i := range rs {
 		rs[i] = h.Recorder()
 	}
-	if per := int(heapNow()-h0) / n; per > 400 {
+	per := int(heapNow()-h0) / n
+	t.Logf("0 decades: %d bytes a Recorder that recorded nothing", per)
+	if per > 400 {
 		t.Errorf("a Recorder that recorded nothing holds %d bytes; the doc says 400 at most", per)
 	}
 	var s Snapshot
@@ -131,6 +133,9 @@ func TestMemoryFormula(t *testing.T) {
 				want := 144 + window*4 + (window+63)/64*8 + 64
 				if size > want {
 					t.Errorf("%g decades: a Snapshot holds %d bytes; its doc gives at most %d", decades, size, want)
+				}
+				if x == &filled && !shuffled {
+					t.Logf("%g decades: %d bytes a Snapshot filled by an Interval; its doc's bound %d", decades, size, want)
 				}
 				if decades == 3 && size > 8<<10 {
 					t.Errorf("three decades: a Snapshot holds %d bytes; want at most 8 KB", size)
