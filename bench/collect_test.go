@@ -118,26 +118,14 @@ func BenchmarkExportPrometheus(b *testing.B) {
 		if most > 0 {
 			suffix = fmt.Sprintf("_max%d", most)
 		}
-		// Spans through a Recorder, whose Interval passes the barrier, and
-		// through Histogram.Record, whose locks let Interval take the
-		// tally without one ("_locked").
+		opts := counterprom.Opts{
+			Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
+		}
+		// counterprom's Collector, with spans through a Recorder and
+		// through Histogram.Record (runCollector).
 		for _, locked := range []bool{false, true} {
-			h := counter.NewHistogram()
-			r := h.Recorder()
-			defer r.Close()
-			record, lockedSuffix := r.Record, ""
-			if locked {
-				record, lockedSuffix = h.Record, "_locked"
-			}
-			reg := prometheus.NewRegistry()
-			reg.MustRegister(counterprom.New(h, gigahertz, counterprom.Opts{
-				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
-			}))
-			runExport(b, exportCase{
-				name:    "counterprom" + suffix + lockedSuffix,
-				record:  record,
-				collect: func(b *testing.B) { gatherOne(b, reg) },
-				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+			runCollector(b, "counterprom"+suffix, locked, func(h *counter.Histogram) prometheus.Collector {
+				return counterprom.New(h, gigahertz, opts)
 			})
 		}
 		// The floor with an Interval, with the bound: an Interval of the
@@ -149,23 +137,10 @@ func BenchmarkExportPrometheus(b *testing.B) {
 			if most == 0 {
 				break
 			}
-			h := counter.NewHistogram()
-			r := h.Recorder()
-			defer r.Close()
-			record, lockedSuffix := r.Record, ""
-			if locked {
-				record, lockedSuffix = h.Record, "_locked"
-			}
-			c := newPromFloor(b, h, counterprom.Opts{
-				Name: "span_seconds", Help: "Spans.", NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: most,
-			})
-			reg := prometheus.NewRegistry()
-			reg.MustRegister(c)
-			runExport(b, exportCase{
-				name:    "floor_interval" + suffix + lockedSuffix,
-				record:  record,
-				collect: func(b *testing.B) { gatherOne(b, reg) },
-				buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+			var c *promFloor
+			runCollector(b, "floor_interval"+suffix, locked, func(h *counter.Histogram) prometheus.Collector {
+				c = newPromFloor(b, h, opts)
+				return c
 			})
 			if c.spans == 0 {
 				b.Fatal("the Intervals took no span")
@@ -185,6 +160,29 @@ func BenchmarkExportPrometheus(b *testing.B) {
 			})
 		}
 	}
+}
+
+// runCollector runs the export case name of the Collector that mk makes of
+// a Histogram, gathered by a Registry of its own: spans recorded through a
+// Recorder, whose Interval passes the barrier, or through
+// Histogram.Record, whose locks let Interval take the tally without one,
+// where locked (suffix "_locked").
+func runCollector(b *testing.B, name string, locked bool, mk func(*counter.Histogram) prometheus.Collector) {
+	h := counter.NewHistogram()
+	r := h.Recorder()
+	defer r.Close()
+	record := r.Record
+	if locked {
+		record, name = h.Record, name+"_locked"
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(mk(h))
+	runExport(b, exportCase{
+		name:    name,
+		record:  record,
+		collect: func(b *testing.B) { gatherOne(b, reg) },
+		buckets: func(b *testing.B) int { return gatherOne(b, reg) },
+	})
 }
 
 // A promFloor is the least a Collector of counterprom's metrics of a
@@ -241,12 +239,14 @@ func (f *promFloor) Collect(ch chan<- prometheus.Metric) {
 // scale 20; counterotel starts from 7, which is as fine as its spans are),
 // and room for the whole spread at scale 7. Both histograms reach scale 3
 // with the first, 126 buckets, and stay at 7 with the second, 1,998.
-var otelLimits = []struct {
+type otelLimit struct {
 	name              string
 	maxSize           int32
 	maxScale, sdkFrom int32
 	scale             int32 // the scale both export
-}{
+}
+
+var otelLimits = []otelLimit{
 	{"160", counterotel.DefaultMaxSize, counterotel.DefaultMaxScale, 20, 3},
 	{"2048", 2048, 7, 7, 7},
 }
@@ -289,32 +289,17 @@ func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetr
 }
 
 func BenchmarkExportOTel(b *testing.B) {
-	// Spans through a Recorder, whose Interval passes the barrier, and
-	// through Histogram.Record, whose locks let Interval take the tally
-	// without one (suffix "_locked").
+	// counterotel's Producer, with spans through a Recorder and through
+	// Histogram.Record (runProducer).
 	for _, locked := range []bool{false, true} {
 		for _, lim := range otelLimits {
-			h := counter.NewHistogram()
-			r := h.Recorder()
-			record, suffix := r.Record, ""
-			if locked {
-				record, suffix = h.Record, "_locked"
-			}
-			p := counterotel.NewProducer(counterotel.WithMaxSize(lim.maxSize), counterotel.WithMaxScale(lim.maxScale))
-			if err := p.Register("span", h, gigahertz); err != nil {
-				b.Fatal(err)
-			}
-			reader := metric.NewManualReader(metric.WithProducer(p))
-			mp := metric.NewMeterProvider(metric.WithReader(reader))
-			var rm metricdata.ResourceMetrics
-			runExport(b, exportCase{
-				name:    "counterotel/" + lim.name + suffix,
-				record:  record,
-				collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
-				buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
+			runProducer(b, "counterotel", lim, locked, func(h *counter.Histogram) metric.Producer {
+				p := counterotel.NewProducer(counterotel.WithMaxSize(lim.maxSize), counterotel.WithMaxScale(lim.maxScale))
+				if err := p.Register("span", h, gigahertz); err != nil {
+					b.Fatal(err)
+				}
+				return p
 			})
-			r.Close()
-			_ = mp.Shutdown(context.Background())
 		}
 	}
 	// The floor: a Producer that makes the points counterotel's makes,
@@ -338,27 +323,14 @@ func BenchmarkExportOTel(b *testing.B) {
 	// counterotel pays above it is placing the buckets in the point's.
 	for _, locked := range []bool{false, true} {
 		for _, lim := range otelLimits {
-			h := counter.NewHistogram()
-			r := h.Recorder()
-			record, suffix := r.Record, ""
-			if locked {
-				record, suffix = h.Record, "_locked"
-			}
-			fp := &intervalFloor{floor: floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}, src: h}
-			reader := metric.NewManualReader(metric.WithProducer(fp))
-			mp := metric.NewMeterProvider(metric.WithReader(reader))
-			var rm metricdata.ResourceMetrics
-			runExport(b, exportCase{
-				name:    "floor_interval/" + lim.name + suffix,
-				record:  record,
-				collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
-				buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
+			var fp *intervalFloor
+			runProducer(b, "floor_interval", lim, locked, func(h *counter.Histogram) metric.Producer {
+				fp = &intervalFloor{floor: floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}, src: h}
+				return fp
 			})
 			if fp.spans == 0 {
 				b.Fatal("the Intervals took no span")
 			}
-			r.Close()
-			_ = mp.Shutdown(context.Background())
 		}
 	}
 	for _, lim := range otelLimits {
@@ -373,6 +345,31 @@ func BenchmarkExportOTel(b *testing.B) {
 			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
 		})
 	}
+}
+
+// runProducer runs the export case name/lim.name of the Producer that mk
+// makes of a Histogram, collected by a ManualReader at lim's scale: spans
+// recorded through a Recorder, or through Histogram.Record, whose locks
+// let Interval take the tally without a barrier, where locked (suffix
+// "_locked").
+func runProducer(b *testing.B, name string, lim otelLimit, locked bool, mk func(*counter.Histogram) metric.Producer) {
+	h := counter.NewHistogram()
+	r := h.Recorder()
+	defer r.Close()
+	record, suffix := r.Record, ""
+	if locked {
+		record, suffix = h.Record, "_locked"
+	}
+	reader := metric.NewManualReader(metric.WithProducer(mk(h)))
+	mp := metric.NewMeterProvider(metric.WithReader(reader))
+	defer func() { _ = mp.Shutdown(context.Background()) }()
+	var rm metricdata.ResourceMetrics
+	runExport(b, exportCase{
+		name:    name + "/" + lim.name + suffix,
+		record:  record,
+		collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
+		buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
+	})
 }
 
 // A floorProducer is the least a Producer of counterotel's points can do:
