@@ -65,3 +65,12 @@ func (e *Ends) Values(least, most counter.Tickdelta) iter.Seq2[counter.Tickdelta
 		}
 	}
 }
+
+// Inside reports whether b lies strictly between the two ends, so that
+// Take would hand it on as it is and keep the ends: a test of two
+// comparisons, for the buckets of an Interval between its first and its
+// last, most of which lie so. With fewer than two ends it is false: the
+// missing last end is the zero Bucket, and no bucket's Min is below its 0.
+func (e *Ends) Inside(b counter.Bucket) bool {
+	return e.first.Min < b.Min && b.Min < e.last.Min
+}

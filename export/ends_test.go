@@ -15,7 +15,8 @@ import (
 // the Values of the ends, are Values of the merged Snapshot, exactly, after
 // each Interval of a run: Intervals of spans of any size, in any order of
 // their buckets, some empty, some of one bucket, some below the total's
-// spans and some above them.
+// spans and some above them; and that Inside reports exactly the buckets
+// that Take hands on as they are, leaving the ends alone.
 func TestEnds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := counter.NewHistogram()
@@ -34,7 +35,12 @@ func TestEnds(t *testing.T) {
 				slices.Reverse(buckets)
 			}
 			for _, b := range buckets {
-				if m, ok := e.Take(b); ok {
+				inside, was := e.Inside(b), e
+				m, ok := e.Take(b)
+				if handed := ok && m == b && e == was; inside != handed {
+					t.Fatalf("Inside(%v) = %v, but Take handed it on as it was: %v (ends %v)", b, inside, handed, was)
+				}
+				if ok {
 					for v, n := range export.BucketValues(m, merged.Min(), merged.Max()) {
 						between[v] += n
 					}

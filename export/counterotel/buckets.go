@@ -46,27 +46,43 @@ func (l *layout) fit(lo, hi int32) int32 {
 
 // A places is where the middles of a Snapshot's buckets, in seconds at one
 // rate, lie among the buckets of a layout's exp: the conversion and the
-// search that [export.Exponential.Index] does, remembered for each bucket
-// the Producer placed ([export.Memo]), so that adding an Interval of n
-// buckets costs n look-ups. 30 KB, one for each rate a Producer's
+// search that [export.Exponential.Index] does, worked out for a row of
+// buckets (a doubling's) at the first bucket of that row the Producer
+// places, so that adding an Interval of n buckets costs n look-ups. 512
+// bytes a row that holds spans, one table for each rate a Producer's
 // registrations have.
 type places struct {
 	rate counter.TickRate
-	memo export.Memo[int32]
+	rows [(export.NumBuckets + rowBuckets - 1) / rowBuckets]*[rowBuckets]int32
 }
+
+// rowBuckets is how many buckets a row of places holds.
+const rowBuckets = 128
 
 // newPlaces returns an empty places of the rate r.
 func newPlaces(r counter.TickRate) *places { return &places{rate: r} }
 
-// index returns the bucket of l.exp that holds the middle of b, in
-// seconds at pl's rate: l.index of it at l.exp's scale.
-func (pl *places) index(b counter.Bucket, l *layout) int32 {
-	if i, ok := pl.memo.Lookup(b); ok {
-		return i
+// index returns the bucket of l.exp that holds the middle of the bucket
+// of index i ([export.BucketIndex]) in seconds at pl's rate.
+func (pl *places) index(i int, l *layout) int32 {
+	row := pl.rows[i/rowBuckets]
+	if row == nil {
+		row = pl.fill(i/rowBuckets, l)
 	}
-	i := l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
-	pl.memo.Put(b, i)
-	return i
+	return row[i%rowBuckets]
+}
+
+// fill works out row k. The place of bucket 0, whose middle is 0 s, which
+// Index does not take, is never looked up: no bucket between the ends is
+// bucket 0.
+func (pl *places) fill(k int, l *layout) *[rowBuckets]int32 {
+	row := new([rowBuckets]int32)
+	for j := range min(rowBuckets, export.NumBuckets-k*rowBuckets) {
+		b := export.BucketOf(k*rowBuckets + j)
+		row[j] = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
+	}
+	pl.rows[k] = row
+	return row
 }
 
 // A tally counts the spans of a Snapshot, or of Snapshots merged one into
@@ -93,27 +109,36 @@ func (t *tally) reset(l *layout) {
 }
 
 // add counts the spans of s, in seconds at pl's rate, as if s were merged
-// into the Snapshot that t counts.
+// into the Snapshot that t counts: each bucket that Take hands on, between
+// the ends, at its middle, its only value of export.BucketValues, which is
+// positive (its Min is above the first end's, which is at least 0). Most
+// buckets of s lie between the ends, where it costs a look-up and an add.
 func (t *tally) add(s *counter.Snapshot, l *layout, pl *places) {
 	if s.Count() == 0 {
 		return
 	}
+	shift := l.exp.Scale() - t.scale
 	for b := range s.Buckets() {
-		if m, ok := t.ends.Take(b); ok {
-			t.between(m, l, pl)
+		if !t.ends.Inside(b) {
+			m, ok := t.ends.Take(b)
+			if !ok {
+				continue
+			}
+			b = m
 		}
+		i := pl.index(export.BucketIndex(b), l) >> shift
+		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
+			t.counts[j] += b.Count
+			continue
+		}
+		t.between(i, b.Count, l)
+		shift = l.exp.Scale() - t.scale
 	}
 }
 
-// between counts the spans of b, a bucket between the ends, at its middle,
-// its only value of export.BucketValues, which is positive: b.Min is above
-// the first end's, which is at least 0.
-func (t *tally) between(b counter.Bucket, l *layout, pl *places) {
-	i := pl.index(b, l) >> (l.exp.Scale() - t.scale)
-	if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
-		t.counts[j] += b.Count
-		return
-	}
+// between counts n spans in bucket i at t's scale, which lies outside
+// counts, lowering the scale where counts would be more than maxSize.
+func (t *tally) between(i int32, n uint64, l *layout) {
 	if len(t.counts) == 0 {
 		t.offset, t.counts = i, append(t.counts, 0)
 	}
@@ -123,7 +148,7 @@ func (t *tally) between(b counter.Bucket, l *layout, pl *places) {
 		i, lo, hi = i>>k, lo>>k, hi>>k
 	}
 	t.widen(lo, hi)
-	t.counts[i-t.offset] += b.Count
+	t.counts[i-t.offset] += n
 }
 
 // downscale lowers t's scale by k, adding up the counts of each 2^k

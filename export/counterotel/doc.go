@@ -195,7 +195,8 @@
 // family, keeps its total's figures (56 bytes) and its cumulative point's
 // counts (8 bytes a bucket, at most the maximum size), whatever the range
 // of its spans, and the Producer one Snapshot for the Intervals of Sources
-// (a Family has its own), and 30 KB for each rate of its registrations,
-// where it remembers the buckets it placed. Produce, Register and RegisterFamily may be called
+// (a Family has its own), and for each rate of its registrations 456
+// bytes and 512 more for each doubling of spans it placed, where it
+// remembers the buckets of that doubling. Produce, Register and RegisterFamily may be called
 // from any goroutine; they take turns.
 package counterotel

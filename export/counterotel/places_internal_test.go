@@ -39,7 +39,7 @@ func TestPlaces(t *testing.T) {
 				r.Shuffle(len(buckets), func(i, j int) { buckets[i], buckets[j] = buckets[j], buckets[i] })
 				for _, b := range buckets {
 					want := l.exp.Index(export.Seconds(export.Middle(b), rate))
-					if got := pl.index(b, &l); got != want {
+					if got := pl.index(export.BucketIndex(b), &l); got != want {
 						t.Fatalf("%d Hz, scale %d, round %d: bucket [%d, %d] placed at %d; want %d",
 							hz, scale, round, b.Min, b.Max, got, want)
 					}
