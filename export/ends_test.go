@@ -3,6 +3,7 @@ package export_test
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -63,9 +64,19 @@ func TestEnds(t *testing.T) {
 
 // TestMemo checks that a Memo remembers a bucket's value from its first
 // Put, for every bucket of its place, for every bucket of every
-// Snapshot.
+// Snapshot, and that it takes the bytes its doc gives: a pointer for each
+// of 57 rows, and 16 + 128·8 bytes a row it holds.
 func TestMemo(t *testing.T) {
+	const empty, row = 57 * strconv.IntSize / 8, 16 + 128*8
 	var m export.Memo[counter.Tickdelta]
+	if n := m.Bytes(); n != empty {
+		t.Fatalf("an empty Memo takes %d bytes; want %d", n, empty)
+	}
+	m.Put(counter.Bucket{Min: 1000, Max: 1003}, 1)
+	if n := m.Bytes(); n != empty+row {
+		t.Fatalf("a Memo of one bucket takes %d bytes; want %d", n, empty+row)
+	}
+	m = export.Memo[counter.Tickdelta]{}
 	calls := map[int]int{}
 	mid := func(b counter.Bucket) counter.Tickdelta {
 		calls[export.BucketIndex(b)]++
@@ -91,6 +102,9 @@ func TestMemo(t *testing.T) {
 	}
 	if len(calls) != export.NumBuckets {
 		t.Fatalf("%d buckets worked out; want %d", len(calls), export.NumBuckets)
+	}
+	if n, want := m.Bytes(), empty+export.NumBuckets/128*row; n != want {
+		t.Fatalf("a Memo of every bucket takes %d bytes; want %d", n, want)
 	}
 	for i, n := range calls {
 		if n != 1 {
