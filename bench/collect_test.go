@@ -93,6 +93,37 @@ func runExport(b *testing.B, c exportCase) {
 	})
 }
 
+// runExportRunning runs c as runExport does, but with the timer left
+// running through the records, which it times apart with the collections:
+// record-ns/op and collect-ns/op add up to ns/op, less the reads of the
+// clock.
+func runExportRunning(b *testing.B, c exportCase) {
+	b.Run(c.name, func(b *testing.B) {
+		for range wideFill {
+			for _, d := range wideSpans {
+				c.record(d)
+			}
+		}
+		c.collect(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		var recording, collecting time.Duration
+		for i := 0; b.Loop(); i++ {
+			t0 := time.Now()
+			for _, d := range wideSpans[i%128*128:][:128] {
+				c.record(d)
+			}
+			t1 := time.Now()
+			c.collect(b)
+			recording += t1.Sub(t0)
+			collecting += time.Since(t1)
+		}
+		b.ReportMetric(float64(recording.Nanoseconds())/float64(b.N), "record-ns/op")
+		b.ReportMetric(float64(collecting.Nanoseconds())/float64(b.N), "collect-ns/op")
+		b.ReportMetric(float64(c.buckets(b)), "buckets")
+	})
+}
+
 func gatherOne(b *testing.B, reg *prometheus.Registry) int {
 	mfs, err := reg.Gather()
 	if err != nil {
@@ -292,12 +323,24 @@ func collectOTel(b *testing.B, reader metric.Reader, rm *metricdata.ResourceMetr
 	return 0
 }
 
-func BenchmarkExportOTel(b *testing.B) {
+func BenchmarkExportOTel(b *testing.B) { exportOTel(b, runExport) }
+
+// BenchmarkExportOTelRunning runs BenchmarkExportOTel's cases with the
+// benchmark's timer left running through the records between two
+// collections (runExportRunning), and reports each collection's own time
+// as collect-ns/op: no stop of the world before each collection, as
+// testing.B's StopTimer and StartTimer make to read the heap's figures,
+// which empties the caches of small objects that the collection's
+// allocations then refill.
+func BenchmarkExportOTelRunning(b *testing.B) { exportOTel(b, runExportRunning) }
+
+// exportOTel runs the cases of BenchmarkExportOTel, each through run.
+func exportOTel(b *testing.B, run func(*testing.B, exportCase)) {
 	// counterotel's Producer, with spans through a Recorder and through
 	// Histogram.Record (runProducer).
 	for _, locked := range []bool{false, true} {
 		for _, lim := range otelLimits {
-			runProducer(b, "counterotel", lim, locked, func(h *counter.Histogram) metric.Producer {
+			runProducer(b, run, "counterotel", lim, locked, func(h *counter.Histogram) metric.Producer {
 				p := counterotel.NewProducer(counterotel.WithMaxSize(lim.maxSize), counterotel.WithMaxScale(lim.maxScale))
 				if err := p.Register("span", h, gigahertz); err != nil {
 					b.Fatal(err)
@@ -313,7 +356,7 @@ func BenchmarkExportOTel(b *testing.B) {
 		reader := metric.NewManualReader(metric.WithProducer(fp))
 		mp := metric.NewMeterProvider(metric.WithReader(reader))
 		var rm metricdata.ResourceMetrics
-		runExport(b, exportCase{
+		run(b, exportCase{
 			name:    "floor/" + lim.name,
 			record:  func(counter.Tickdelta) {},
 			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
@@ -328,7 +371,7 @@ func BenchmarkExportOTel(b *testing.B) {
 	// making the points.
 	for _, locked := range []bool{false, true} {
 		for _, lim := range otelLimits {
-			runProducer(b, "floor_interval", lim, locked, func(h *counter.Histogram) metric.Producer {
+			runProducer(b, run, "floor_interval", lim, locked, func(h *counter.Histogram) metric.Producer {
 				return &intervalFloor{floor: floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}, src: h}
 			})
 		}
@@ -338,7 +381,7 @@ func BenchmarkExportOTel(b *testing.B) {
 		h := otelHistogram(b, reader, lim.maxSize, lim.sdkFrom)
 		ctx := context.Background()
 		var rm metricdata.ResourceMetrics
-		runExport(b, exportCase{
+		run(b, exportCase{
 			name:    "otel/" + lim.name,
 			record:  func(d counter.Tickdelta) { h.Record(ctx, export.Seconds(d, gigahertz)) },
 			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
@@ -352,7 +395,7 @@ func BenchmarkExportOTel(b *testing.B) {
 // recorded through a Recorder, or through Histogram.Record, whose locks
 // let Interval take the tally without a barrier, where locked (suffix
 // "_locked").
-func runProducer(b *testing.B, name string, lim otelLimit, locked bool, mk func(*counter.Histogram) metric.Producer) {
+func runProducer(b *testing.B, run func(*testing.B, exportCase), name string, lim otelLimit, locked bool, mk func(*counter.Histogram) metric.Producer) {
 	h := counter.NewHistogram()
 	r := h.Recorder()
 	defer r.Close()
@@ -364,7 +407,7 @@ func runProducer(b *testing.B, name string, lim otelLimit, locked bool, mk func(
 	mp := metric.NewMeterProvider(metric.WithReader(reader))
 	defer func() { _ = mp.Shutdown(context.Background()) }()
 	var rm metricdata.ResourceMetrics
-	runExport(b, exportCase{
+	run(b, exportCase{
 		name:    name + "/" + lim.name + suffix,
 		record:  record,
 		collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
