@@ -72,14 +72,15 @@ func (pl *places) index(i int, l *layout) int32 {
 	return row[i%rowBuckets]
 }
 
-// fill works out row k. The place of bucket 0, whose middle is 0 s, which
-// Index does not take, is never looked up: no bucket between the ends is
-// bucket 0.
+// fill works out row k. It leaves the place of bucket 0 at 0: its middle
+// is 0 s, which Index does not take, and no bucket between the ends is
+// bucket 0, whose Min is no end's above.
 func (pl *places) fill(k int, l *layout) *[rowBuckets]int32 {
 	row := new([rowBuckets]int32)
 	for j := range min(rowBuckets, export.NumBuckets-k*rowBuckets) {
-		b := export.BucketOf(k*rowBuckets + j)
-		row[j] = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
+		if b := export.BucketOf(k*rowBuckets + j); b.Min > 0 {
+			row[j] = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
+		}
 	}
 	pl.rows[k] = row
 	return row

@@ -176,10 +176,10 @@
 // sum, bounds, the spans counted apart) and as its cumulative point's
 // counts of every bucket of its total but the first and the last, at most
 // the maximum size of them, and adds each bucket of an Interval to them
-// with a lookup of its middle's exponential bucket, remembered from the
-// Produces before where it was placed already. The SDK's exponential
-// histogram finds that bucket at each span it records; a Producer at each
-// Snapshot bucket of each Interval. A delta point's counts are made afresh
+// with a lookup of its middle's exponential bucket, worked out for its
+// whole doubling at the first Produce that placed a bucket of that
+// doubling. The SDK's exponential histogram finds that bucket at each
+// span it records; a Producer at each Snapshot bucket of each Interval. A delta point's counts are made afresh
 // from the Interval, and the cumulative ones are kept current too, so that
 // a temporality selector may change its answer between Produces.
 //
