@@ -191,9 +191,9 @@ func bucketValues(b counter.Bucket, least, most counter.Tickdelta, yield func(co
 	return true
 }
 
-// BucketOf returns the bucket of index i, from 0 to NumBuckets−1, with a
+// BucketAt returns the bucket of index i, from 0 to NumBuckets−1, with a
 // Count of 0: the inverse of BucketIndex.
-func BucketOf(i int) counter.Bucket {
+func BucketAt(i int) counter.Bucket {
 	lo, width := handover.BucketBounds(i)
 	return counter.Bucket{Min: counter.Tickdelta(lo), Max: counter.Tickdelta(lo + width - 1)}
 }

@@ -84,7 +84,7 @@ func TestSum128(t *testing.T) {
 // TestBucketIndex checks that BucketIndex numbers the buckets of a
 // Snapshot that holds every span from 0 to 2⁶³−1 ticks from 0 to
 // NumBuckets−1, one after another, whatever Snapshot a bucket comes from,
-// and that BucketOf gives each index's bucket back.
+// and that BucketAt gives each index's bucket back.
 func TestBucketIndex(t *testing.T) {
 	h := counter.NewHistogram()
 	for d := counter.Tickdelta(0); d >= 0; d += d/512 + 1 {
@@ -98,8 +98,8 @@ func TestBucketIndex(t *testing.T) {
 		if i := export.BucketIndex(b); i != next {
 			t.Fatalf("bucket [%d, %d] has index %d; want %d", b.Min, b.Max, i, next)
 		}
-		if o := export.BucketOf(next); o != (counter.Bucket{Min: b.Min, Max: b.Max}) {
-			t.Fatalf("BucketOf(%d) = [%d, %d] count %d; want [%d, %d] count 0", next, o.Min, o.Max, o.Count, b.Min, b.Max)
+		if o := export.BucketAt(next); o != (counter.Bucket{Min: b.Min, Max: b.Max}) {
+			t.Fatalf("BucketAt(%d) = [%d, %d] count %d; want [%d, %d] count 0", next, o.Min, o.Max, o.Count, b.Min, b.Max)
 		}
 		// The same bucket in a Snapshot of its Max alone.
 		h.Record(b.Max)

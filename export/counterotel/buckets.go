@@ -78,7 +78,7 @@ func (pl *places) index(i int, l *layout) int32 {
 func (pl *places) fill(k int, l *layout) *[rowBuckets]int32 {
 	row := new([rowBuckets]int32)
 	for j := range min(rowBuckets, export.NumBuckets-k*rowBuckets) {
-		if b := export.BucketOf(k*rowBuckets + j); b.Min > 0 {
+		if b := export.BucketAt(k*rowBuckets + j); b.Min > 0 {
 			row[j] = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
 		}
 	}

@@ -48,7 +48,7 @@ var mutations = []mutation{
 	{"a row of places is one bucket off", "buckets.go",
 		"row[j] = l.exp.Index(", "row[j] = 1 + l.exp.Index("},
 	{"a row of places is another row's", "buckets.go",
-		"b := export.BucketOf(k*rowBuckets + j); b.Min > 0", "b := export.BucketOf((k+1)%(export.NumBuckets/rowBuckets)*rowBuckets + j); b.Min > 0"},
+		"b := export.BucketAt(k*rowBuckets + j); b.Min > 0", "b := export.BucketAt((k+1)%(export.NumBuckets/rowBuckets)*rowBuckets + j); b.Min > 0"},
 	{"a placed bucket shifts once too often", "buckets.go",
 		"pl.index(export.BucketIndex(b), l) >> shift", "pl.index(export.BucketIndex(b), l) >> (shift + 1)"},
 	{"the shift stays as it was after a downscale", "buckets.go",
