@@ -168,35 +168,36 @@
 //
 // # Cost
 //
-// A Produce costs, for each registration, one Interval of its Source (for
-// a Family, one Family.Interval for all its series, each of which then
-// costs as a registration does), and work in proportion to the Interval's
-// buckets and to the point's, and not to those of the total: a
-// registration keeps its total as figures ([export.Totals]: count, exact
-// sum, bounds, the spans counted apart) and as its cumulative point's
-// counts of every bucket of its total but the first and the last, at most
-// the maximum size of them, and adds each bucket of an Interval to them
-// with a lookup of its middle's exponential bucket, worked out for its
-// whole doubling at the first Produce that placed a bucket of that
-// doubling. The SDK's exponential histogram finds that bucket at each
-// span it records; a Producer at each Snapshot bucket of each Interval. A delta point's counts are made afresh
-// from the Interval, and the cumulative ones are kept current too, so that
-// a temporality selector may change its answer between Produces.
+// A Produce costs, for each registration, one Interval of its Source (for a
+// Family, one Family.Interval for all its series, each of which then costs
+// as a registration does), and work in proportion to the Interval's buckets
+// and to the point's, and not to those of the total: a registration keeps
+// its total as figures ([export.Totals]: count, exact sum, bounds, the
+// spans counted apart) and as its cumulative point's counts of every bucket
+// of its total but the first and the last, at most the maximum size of
+// them, and adds each bucket of an Interval to them with a lookup of its
+// middle's exponential bucket, worked out for its whole doubling at the
+// first Produce that placed a bucket of that doubling. The SDK's
+// exponential histogram finds that bucket at each span it records; a
+// Producer at each Snapshot bucket of each Interval. A delta point's counts
+// are made afresh from the Interval, and the cumulative ones are kept
+// current too, so that a temporality selector may change its answer between
+// Produces.
 //
 // It allocates what it returns, and nothing a later Produce changes: per
 // Produce the slice of ScopeMetrics, of metrics, and of the points of each
 // kind; per name the data of its three metrics; per point with a positive
 // span its counts, 8 bytes a bucket; and the first Produce that sees a
 // family's series makes what the Producer keeps of it and its attributes.
-// The SDK lets a reader's caller hand
-// the same ResourceMetrics to each Collect, for the SDK's own instruments
-// to fill again, but a Producer is not handed it, and the caller may keep
-// what a Collect returned. Each registration, and each series of a
-// family, keeps its total's figures (56 bytes) and its cumulative point's
-// counts (8 bytes a bucket, at most the maximum size), whatever the range
-// of its spans, and the Producer one Snapshot for the Intervals of Sources
-// (a Family has its own), and for each rate of its registrations 456
-// bytes and 512 more for each doubling of spans it placed, where it
-// remembers the buckets of that doubling. Produce, Register and RegisterFamily may be called
-// from any goroutine; they take turns.
+// The SDK lets a reader's caller hand the same ResourceMetrics to each
+// Collect, for the SDK's own instruments to fill again, but a Producer is
+// not handed it, and the caller may keep what a Collect returned. Each
+// registration, and each series of a family, keeps its total's figures (56
+// bytes) and its cumulative point's counts (8 bytes a bucket, at most the
+// maximum size), whatever the range of its spans, and the Producer one
+// Snapshot for the Intervals of Sources (a Family has its own), and for
+// each rate of its registrations 464 bytes and 512 more for each doubling
+// of spans it placed, where it remembers the places of that doubling's
+// buckets. Produce, Register and RegisterFamily may be called from any
+// goroutine; they take turns.
 package counterotel
