@@ -3,7 +3,6 @@ package export_test
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -62,26 +61,15 @@ func TestEnds(t *testing.T) {
 	})
 }
 
-// TestMemo checks that a Memo remembers a bucket's value from its first
-// Put, for every bucket of its place, for every bucket of every
-// Snapshot, and that it takes the bytes its doc gives: a pointer for each
-// of 57 rows, and 16 + 128·8 bytes a row it holds.
+// TestMemo checks that a Memo gives each bucket of every Snapshot the
+// value its function gives, working out each bucket's once, in rows: the
+// first look-up of a bucket works out the 128 of its doubling, in order.
 func TestMemo(t *testing.T) {
-	const empty, row = 57 * strconv.IntSize / 8, 16 + 128*8
-	var m export.Memo[counter.Tickdelta]
-	if n := m.Bytes(); n != empty {
-		t.Fatalf("an empty Memo takes %d bytes; want %d", n, empty)
-	}
-	m.Put(counter.Bucket{Min: 1000, Max: 1003}, 1)
-	if n := m.Bytes(); n != empty+row {
-		t.Fatalf("a Memo of one bucket takes %d bytes; want %d", n, empty+row)
-	}
-	m = export.Memo[counter.Tickdelta]{}
-	calls := map[int]int{}
-	mid := func(b counter.Bucket) counter.Tickdelta {
-		calls[export.BucketIndex(b)]++
+	var calls []int
+	m := export.NewMemo(func(b counter.Bucket) counter.Tickdelta {
+		calls = append(calls, export.BucketIndex(b))
 		return export.Middle(b)
-	}
+	})
 	h := counter.NewHistogram()
 	for round := range 3 {
 		for d := counter.Tickdelta(0); d >= 0; d += d/512 + 1 {
@@ -90,25 +78,27 @@ func TestMemo(t *testing.T) {
 		var s counter.Snapshot
 		h.Interval(&s)
 		for b := range s.Buckets() {
-			got, ok := m.Lookup(b)
-			if !ok {
-				got = mid(b)
-				m.Put(b, got)
-			}
-			if got != export.Middle(b) {
+			before := len(calls)
+			if got := m.Value(export.BucketIndex(b)); got != export.Middle(b) {
 				t.Fatalf("round %d: bucket [%d, %d]: %d; want its middle %d", round, b.Min, b.Max, got, export.Middle(b))
 			}
+			if worked := calls[before:]; len(worked) > 0 {
+				row := export.BucketIndex(b) / 128 * 128
+				if len(worked) != 128 || worked[0] != row || worked[127] != row+127 {
+					t.Fatalf("round %d: the first look-up of bucket %d worked out buckets %v; want %d to %d in order",
+						round, export.BucketIndex(b), worked, row, row+127)
+				}
+			}
 		}
 	}
-	if len(calls) != export.NumBuckets {
-		t.Fatalf("%d buckets worked out; want %d", len(calls), export.NumBuckets)
-	}
-	if n, want := m.Bytes(), empty+export.NumBuckets/128*row; n != want {
-		t.Fatalf("a Memo of every bucket takes %d bytes; want %d", n, want)
-	}
-	for i, n := range calls {
-		if n != 1 {
-			t.Fatalf("bucket %d worked out %d times; want once", i, n)
+	seen := map[int]bool{}
+	for _, i := range calls {
+		if seen[i] {
+			t.Fatalf("bucket %d worked out twice", i)
 		}
+		seen[i] = true
+	}
+	if len(seen) != export.NumBuckets {
+		t.Fatalf("%d buckets worked out; want %d", len(seen), export.NumBuckets)
 	}
 }

@@ -1,8 +1,6 @@
 package export
 
 import (
-	"unsafe"
-
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/handover"
 )
@@ -10,16 +8,19 @@ import (
 // A Memo remembers a value an exporter works out for each bucket of a
 // [counter.Snapshot], such as the bucket of another histogram that holds
 // its middle, by the bucket's [BucketIndex]: the same bucket in any
-// Snapshot, at any time, has the same place. It keeps the values of a row
-// of buckets, a doubling's 128, and a bit for each, from the first Put of
-// one of them, so that its memory follows the range of the spans it saw:
-// a pointer for each of the 57 rows (456 bytes of 64-bit pointers), and
-// 16 + 128·size(T) bytes a row it holds. Adding an Interval's buckets to
-// an exporter's own then costs a look-up each where the buckets were seen
-// before, as most of an Interval's were in the one before. The zero Memo
-// remembers nothing yet.
+// Snapshot, at any time, has the same place. At the first look-up of a
+// bucket of a row, a doubling's 128 buckets, it works out the values of the
+// whole row at once, so that its memory follows the range of the spans it
+// saw: its function and a pointer for each of the 57 rows (464 bytes with
+// 64-bit pointers), and 128·size(T) bytes a row it holds. Adding an
+// Interval's buckets to an exporter's own then costs a look-up each, and a
+// test of whether the bucket's row is there.
+//
+// The zero Memo has no function, and its first Value panics: make one with
+// [NewMemo].
 type Memo[T any] struct {
-	rows [memoRows]*memoRow[T]
+	work func(counter.Bucket) T
+	rows [memoRows]*[memoRowBuckets]T
 }
 
 // memoRowBuckets is how many buckets a row of a Memo holds, a doubling's.
@@ -28,49 +29,30 @@ const memoRowBuckets = handover.SubBuckets
 // memoRows is how many rows the buckets take.
 const memoRows = (NumBuckets + memoRowBuckets - 1) / memoRowBuckets
 
-// A memoRow is the values of a row's buckets, and a bit for each, set
-// where the value was Put.
-type memoRow[T any] struct {
-	set [memoRowBuckets / 64]uint64
-	at  [memoRowBuckets]T
+// NewMemo returns a Memo of the values work gives. work is called once for
+// each bucket of each row the Memo holds, in the order of the buckets,
+// whether or not a Snapshot held that bucket yet; bucket 0 among them, the
+// span 0 alone, whose middle is 0.
+func NewMemo[T any](work func(counter.Bucket) T) Memo[T] {
+	return Memo[T]{work: work}
 }
 
-// Lookup returns the value remembered for b's place, and false where
-// there is none.
-func (m *Memo[T]) Lookup(b counter.Bucket) (v T, ok bool) {
-	i := BucketIndex(b)
-	r := m.rows[i/memoRowBuckets]
-	if r == nil {
-		return v, false
+// Value returns the value of the place of the bucket of index i
+// ([BucketIndex]), from 0 to NumBuckets−1.
+func (m *Memo[T]) Value(i int) T {
+	if row := m.rows[uint(i)/memoRowBuckets]; row != nil {
+		return row[uint(i)%memoRowBuckets]
 	}
-	j := i % memoRowBuckets
-	if r.set[j/64]&(1<<(j%64)) == 0 {
-		return v, false
-	}
-	return r.at[j], true
+	return m.fill(i)
 }
 
-// Put remembers v for b's place, which must be the value of every bucket
-// of that place.
-func (m *Memo[T]) Put(b counter.Bucket, v T) {
-	i := BucketIndex(b)
-	r := m.rows[i/memoRowBuckets]
-	if r == nil {
-		r = new(memoRow[T])
-		m.rows[i/memoRowBuckets] = r
+// fill works out the row of bucket i and returns i's value.
+func (m *Memo[T]) fill(i int) T {
+	k := i / memoRowBuckets
+	row := new([memoRowBuckets]T)
+	for j := range min(memoRowBuckets, NumBuckets-k*memoRowBuckets) {
+		row[j] = m.work(BucketAt(k*memoRowBuckets + j))
 	}
-	j := i % memoRowBuckets
-	r.at[j] = v
-	r.set[j/64] |= 1 << (j % 64)
-}
-
-// Bytes returns the bytes the Memo takes: its rows of buckets and itself.
-func (m *Memo[T]) Bytes() int {
-	n := int(unsafe.Sizeof(*m))
-	for _, r := range m.rows {
-		if r != nil {
-			n += int(unsafe.Sizeof(*r))
-		}
-	}
-	return n
+	m.rows[k] = row
+	return row[i%memoRowBuckets]
 }

@@ -44,46 +44,22 @@ func (l *layout) fit(lo, hi int32) int32 {
 	return k
 }
 
-// A places is where the middles of a Snapshot's buckets, in seconds at one
-// rate, lie among the buckets of a layout's exp: the conversion and the
-// search that [export.Exponential.Index] does, worked out for a row of
-// buckets (a doubling's) at the first bucket of that row the Producer
-// places, so that adding an Interval of n buckets costs n look-ups. 512
-// bytes a row that holds spans, one table for each rate a Producer's
-// registrations have.
-type places struct {
-	rate counter.TickRate
-	rows [(export.NumBuckets + rowBuckets - 1) / rowBuckets]*[rowBuckets]int32
-}
-
-// rowBuckets is how many buckets a row of places holds.
-const rowBuckets = 128
-
-// newPlaces returns an empty places of the rate r.
-func newPlaces(r counter.TickRate) *places { return &places{rate: r} }
-
-// index returns the bucket of l.exp that holds the middle of the bucket
-// of index i ([export.BucketIndex]) in seconds at pl's rate.
-func (pl *places) index(i int, l *layout) int32 {
-	row := pl.rows[i/rowBuckets]
-	if row == nil {
-		row = pl.fill(i/rowBuckets, l)
-	}
-	return row[i%rowBuckets]
-}
-
-// fill works out row k. It leaves the place of bucket 0 at 0: its middle
-// is 0 s, which Index does not take, and no bucket between the ends is
-// bucket 0, whose Min is no end's above.
-func (pl *places) fill(k int, l *layout) *[rowBuckets]int32 {
-	row := new([rowBuckets]int32)
-	for j := range min(rowBuckets, export.NumBuckets-k*rowBuckets) {
-		if b := export.BucketAt(k*rowBuckets + j); b.Min > 0 {
-			row[j] = l.exp.Index(export.Seconds(export.Middle(b), pl.rate))
+// newPlaces returns where the middles of a Snapshot's buckets, in seconds
+// at the rate r, lie among the buckets of l's exp: the conversion and the
+// search that [export.Exponential.Index] does, worked out for a doubling of
+// buckets at the first bucket of it the Producer places ([export.Memo]),
+// so that adding an Interval of n buckets costs n look-ups. A Producer
+// keeps one for each rate its registrations have. The place of bucket 0,
+// whose middle is 0 s, which Index does not take, is 0: no bucket between
+// the ends is bucket 0, whose Min is no end's above.
+func newPlaces(r counter.TickRate, l *layout) *export.Memo[int32] {
+	m := export.NewMemo(func(b counter.Bucket) int32 {
+		if b.Min == 0 {
+			return 0
 		}
-	}
-	pl.rows[k] = row
-	return row
+		return l.exp.Index(export.Seconds(export.Middle(b), r))
+	})
+	return &m
 }
 
 // A tally counts the spans of a Snapshot, or of Snapshots merged one into
@@ -109,12 +85,13 @@ func (t *tally) reset(l *layout) {
 	*t = tally{scale: l.maxScale, counts: t.counts[:0]}
 }
 
-// add counts the spans of s, in seconds at pl's rate, as if s were merged
-// into the Snapshot that t counts: each bucket that Take hands on, between
-// the ends, at its middle, its only value of export.BucketValues, which is
-// positive (its Min is above the first end's, which is at least 0). Most
-// buckets of s lie between the ends, where it costs a look-up and an add.
-func (t *tally) add(s *counter.Snapshot, l *layout, pl *places) {
+// add counts the spans of s, in seconds at pl's rate (newPlaces), as if s
+// were merged into the Snapshot that t counts: each bucket that Take hands
+// on, between the ends, at its middle, its only value of
+// export.BucketValues, which is positive (its Min is above the first
+// end's, which is at least 0). Most buckets of s lie between the ends,
+// where it costs a look-up and an add.
+func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 	if s.Count() == 0 {
 		return
 	}
@@ -127,7 +104,7 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *places) {
 			}
 			b = m
 		}
-		i := pl.index(export.BucketIndex(b), l) >> shift
+		i := pl.Value(export.BucketIndex(b)) >> shift
 		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
 			t.counts[j] += b.Count
 			continue

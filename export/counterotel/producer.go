@@ -107,8 +107,8 @@ type Producer struct {
 	descriptions map[string]string
 	scratch      counter.Snapshot // the Interval of one registration
 	layout       layout
-	places       map[counter.TickRate]*places // one for each rate of a registration, once it was produced
-	delta        tally                        // the buckets of scratch, for a delta point
+	places       map[counter.TickRate]*export.Memo[int32] // one for each rate of a registration, once it was produced
+	delta        tally                                    // the buckets of scratch, for a delta point
 }
 
 // A group is the registrations of one name: one metric of each kind.

@@ -33,13 +33,13 @@ func (p *Producer) newSeries(attrs attribute.Set, start time.Time) *series {
 
 // placesOf returns the Producer's places of the rate r, made at its first
 // use. p.mu is held.
-func (p *Producer) placesOf(r counter.TickRate) *places {
+func (p *Producer) placesOf(r counter.TickRate) *export.Memo[int32] {
 	pl := p.places[r]
 	if pl == nil {
 		if p.places == nil {
-			p.places = map[counter.TickRate]*places{}
+			p.places = map[counter.TickRate]*export.Memo[int32]{}
 		}
-		pl = newPlaces(r)
+		pl = newPlaces(r, &p.layout)
 		p.places[r] = pl
 	}
 	return pl

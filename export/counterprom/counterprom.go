@@ -33,7 +33,7 @@
 // ones it exports, not to the total's: the total keeps its first and last
 // buckets aside ([export.Ends]) and the others' spans at their bounds and
 // native buckets, and the Collector remembers where each bucket of a
-// Snapshot lies among them ([export.Memo]: 456 bytes, and 1,040 more for
+// Snapshot lies among them ([export.Memo]: 464 bytes, and 1,024 more for
 // each doubling of spans it placed, from the first scrape of one). A
 // series keeps 8 bytes a bound and 16 bytes a native bucket, whatever the
 // range of its spans.
@@ -180,14 +180,26 @@ type shape struct {
 	// one Interval, and of a series' merged with an Interval's, kept for
 	// their arrays: the collector's lock is held while they are used.
 	counts, pending, merged []count
-	// places remembers where the middle of each bucket a series handed on
-	// lies, among the bounds and the native buckets ([export.Memo]).
+	// places is where the middle of each bucket a series handed on lies,
+	// among the bounds and the native buckets ([export.Memo] of place).
 	places export.Memo[place]
 }
 
 // A place is where a value lies: the index of the first bound at least as
 // large, and its native bucket at the factor's schema.
 type place struct{ classic, native int32 }
+
+// place returns where the middle of b lies: for bucket 0, whose middle is
+// 0 s, in native bucket 0, which no span between the ends is in (bucket 0's
+// spans, where it holds any, are in the first end).
+func (sh *shape) place(b counter.Bucket) place {
+	sec := export.Seconds(export.Middle(b), sh.rate)
+	pl := place{int32(sort.SearchFloat64s(sh.bounds, sec)), 0}
+	if sh.native && sec > 0 {
+		pl.native = sh.exp.Index(sec)
+	}
+	return pl
+}
 
 // A series is the state of one exported histogram from scrape to scrape:
 // its labels and every span it has taken, as figures and as buckets of
@@ -242,6 +254,7 @@ func (sh *shape) init(r counter.TickRate, opts Opts, labels []string, source err
 	if err := sh.configure(r, opts, labels, source); err != nil {
 		return err
 	}
+	sh.places = export.NewMemo(sh.place)
 	// NewConstMetric returns the error NewDesc recorded in a Desc: a Name
 	// or a label that Prometheus does not allow. Register would report it;
 	// Collect then reports it too, rather than send metrics of that Desc.
@@ -355,15 +368,7 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 			continue
 		}
 		// Between the ends, its spans count at its middle.
-		pl, ok := sh.places.Lookup(m)
-		if !ok {
-			sec := export.Seconds(export.Middle(m), sh.rate)
-			pl = place{int32(sort.SearchFloat64s(sh.bounds, sec)), 0}
-			if sh.native {
-				pl.native = sh.exp.Index(sec)
-			}
-			sh.places.Put(m, pl)
-		}
+		pl := sh.places.Value(export.BucketIndex(m))
 		s.classic[pl.classic] += m.Count
 		if sh.native {
 			pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), m.Count})
