@@ -21,6 +21,10 @@ import (
 // The zero Ends holds no bucket.
 type Ends struct {
 	first, last counter.Bucket // last.Count is 0 where the two are one
+	// lo and hi are the BucketIndex of first and of last where there are
+	// two ends, and both 0 where there are fewer, so that a bucket lies
+	// strictly between the ends where its index lies strictly between them.
+	lo, hi int
 }
 
 // Take adds b, a bucket of a Snapshot merged into the total, to the ends,
@@ -39,18 +43,26 @@ func (e *Ends) Take(b counter.Bucket) (between counter.Bucket, ok bool) {
 		} else {
 			e.last = b
 		}
+		e.index()
 	case b.Min == e.last.Min:
 		e.last.Count += b.Count
 	case b.Min < e.first.Min:
 		between, e.first = e.first, b
+		e.index()
 		return between, true
 	case b.Min > e.last.Min:
 		between, e.last = e.last, b
+		e.index()
 		return between, true
 	default:
 		return b, true
 	}
 	return counter.Bucket{}, false
+}
+
+// index sets lo and hi from the two ends.
+func (e *Ends) index() {
+	e.lo, e.hi = BucketIndex(e.first), BucketIndex(e.last)
 }
 
 // Values returns the values at which the ends' spans count, least and most
@@ -66,11 +78,11 @@ func (e *Ends) Values(least, most counter.Tickdelta) iter.Seq2[counter.Tickdelta
 	}
 }
 
-// Inside reports whether b lies strictly between the two ends, so that
-// Take would hand it on as it is and keep the ends: a test of two
-// comparisons, for the buckets of an Interval between its first and its
-// last, most of which lie so. With fewer than two ends it is false: the
-// missing last end is the zero Bucket, and no bucket's Min is below its 0.
-func (e *Ends) Inside(b counter.Bucket) bool {
-	return e.first.Min < b.Min && b.Min < e.last.Min
+// Inside reports whether the bucket of index i ([BucketIndex]) lies
+// strictly between the two ends, so that Take would hand it on as it is
+// and keep the ends: a test of two comparisons, for the buckets of an
+// Interval between its first and its last, most of which lie so. With
+// fewer than two ends it is false.
+func (e *Ends) Inside(i int) bool {
+	return e.lo < i && i < e.hi
 }

@@ -35,7 +35,7 @@ func TestEnds(t *testing.T) {
 				slices.Reverse(buckets)
 			}
 			for _, b := range buckets {
-				inside, was := e.Inside(b), e
+				inside, was := e.Inside(export.BucketIndex(b)), e
 				m, ok := e.Take(b)
 				if handed := ok && m == b && e == was; inside != handed {
 					t.Fatalf("Inside(%v) = %v, but Take handed it on as it was: %v (ends %v)", b, inside, handed, was)

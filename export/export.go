@@ -71,6 +71,17 @@ const NumBuckets = handover.NumBuckets
 // keep what it makes of a bucket in a table of NumBuckets entries.
 func BucketIndex(b counter.Bucket) int { return int(handover.BucketOf(uint64(b.Min))) }
 
+// IndexedBuckets ranges over the buckets of s that hold a span, as
+// [counter.Snapshot.Buckets] does, from the shortest spans to the longest,
+// but with each bucket's [BucketIndex] in place of its bounds, and its
+// count: for an exporter that keeps what it makes of a bucket by index (a
+// [Memo]), a step a bucket, without working out its bounds and then its
+// index back from them. [BucketAt] gives an index's bounds. s must not be
+// nil, nor change while the range runs.
+func IndexedBuckets(s *counter.Snapshot) iter.Seq2[int, uint64] {
+	return handover.SnapshotDist(s).Buckets()
+}
+
 // Totals are the figures of the spans of the Snapshots added to them,
 // without their buckets: what an exporter's running total keeps beside
 // buckets of its own (an exponential histogram's), at a fixed 56 bytes

@@ -1,7 +1,9 @@
 package export_test
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -93,6 +95,7 @@ func TestBucketIndex(t *testing.T) {
 	h.Record(math.MaxInt64)
 	var all counter.Snapshot
 	h.Interval(&all)
+	indexed := slices.Collect(maps.Keys(maps.Collect(export.IndexedBuckets(&all))))
 	next := 0
 	for b := range all.Buckets() {
 		if i := export.BucketIndex(b); i != next {
@@ -116,4 +119,54 @@ func TestBucketIndex(t *testing.T) {
 	if next != export.NumBuckets {
 		t.Fatalf("%d buckets; want NumBuckets, %d", next, export.NumBuckets)
 	}
+	slices.Sort(indexed)
+	if len(indexed) != export.NumBuckets || indexed[0] != 0 || indexed[len(indexed)-1] != export.NumBuckets-1 {
+		t.Fatalf("IndexedBuckets gave %d indexes, from %d to %d; want every one from 0 to %d",
+			len(indexed), indexed[0], indexed[len(indexed)-1], export.NumBuckets-1)
+	}
+}
+
+// TestIndexedBuckets checks that IndexedBuckets gives the buckets Buckets
+// gives, in the same order, each as its BucketIndex and count: of
+// Snapshots of spans of any size, some merged from several Intervals, some
+// empty; and that it stops where the loop does.
+func TestIndexedBuckets(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := counter.NewHistogram()
+		var s, in counter.Snapshot
+		for range rapid.IntRange(0, 4).Draw(t, "intervals") {
+			lo := rapid.Int64Range(0, 1<<50).Draw(t, "lo")
+			for range rapid.IntRange(0, 40).Draw(t, "spans") {
+				h.Record(counter.Tickdelta(lo + rapid.Int64Range(-8, 1<<rapid.IntRange(0, 30).Draw(t, "width")).Draw(t, "d")))
+			}
+			h.Interval(&in)
+			s.Merge(&in)
+		}
+		type pair struct {
+			i int
+			n uint64
+		}
+		var want, got []pair
+		for b := range s.Buckets() {
+			want = append(want, pair{export.BucketIndex(b), b.Count})
+		}
+		for i, n := range export.IndexedBuckets(&s) {
+			got = append(got, pair{i, n})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("IndexedBuckets %v; want %v", got, want)
+		}
+		if len(want) > 1 {
+			stop := rapid.IntRange(1, len(want)-1).Draw(t, "stop")
+			k := 0
+			for range export.IndexedBuckets(&s) {
+				if k++; k == stop {
+					break
+				}
+			}
+			if k != stop {
+				t.Fatalf("a loop that breaks at bucket %d ran %d", stop, k)
+			}
+		}
+	})
 }

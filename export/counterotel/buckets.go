@@ -96,20 +96,22 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 		return
 	}
 	shift := l.exp.Scale() - t.scale
-	for b := range s.Buckets() {
-		if !t.ends.Inside(b) {
+	for k, n := range export.IndexedBuckets(s) {
+		if !t.ends.Inside(k) {
+			b := export.BucketAt(k)
+			b.Count = n
 			m, ok := t.ends.Take(b)
 			if !ok {
 				continue
 			}
-			b = m
+			k, n = export.BucketIndex(m), m.Count
 		}
-		i := pl.Value(export.BucketIndex(b)) >> shift
+		i := pl.Value(k) >> shift
 		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
-			t.counts[j] += b.Count
+			t.counts[j] += n
 			continue
 		}
-		t.between(i, b.Count, l)
+		t.between(i, n, l)
 		shift = l.exp.Scale() - t.scale
 	}
 }

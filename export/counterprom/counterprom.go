@@ -362,16 +362,21 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 		s.classic = make([]uint64, len(sh.bounds)+1)
 	}
 	pending := sh.pending[:0]
-	for b := range in.Buckets() {
-		m, ok := s.ends.Take(b)
-		if !ok {
-			continue
+	for k, n := range export.IndexedBuckets(in) {
+		if !s.ends.Inside(k) {
+			b := export.BucketAt(k)
+			b.Count = n
+			m, ok := s.ends.Take(b)
+			if !ok {
+				continue
+			}
+			k, n = export.BucketIndex(m), m.Count
 		}
 		// Between the ends, its spans count at its middle.
-		pl := sh.places.Value(export.BucketIndex(m))
-		s.classic[pl.classic] += m.Count
+		pl := sh.places.Value(k)
+		s.classic[pl.classic] += n
 		if sh.native {
-			pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), m.Count})
+			pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), n})
 		}
 	}
 	if len(pending) > 0 {

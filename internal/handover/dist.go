@@ -42,6 +42,12 @@ type Dist struct {
 	negative, migrated, unknownCPU uint64
 }
 
+// SnapshotDist returns the Dist of s, a *counter.Snapshot, for package
+// export, which reads a Snapshot's buckets by index but cannot see its
+// fields. Package counter sets it as it is initialized: one store, and no
+// other work.
+var SnapshotDist func(s any) *Dist
+
 // noCopy makes go vet's copylocks check report a copy of what holds it.
 type noCopy struct{}
 
