@@ -318,35 +318,48 @@ func TestProduceKeepsNothing(t *testing.T) {
 }
 
 // TestProduceAllocations checks the Cost section's account of what a
-// Produce allocates: four slices, the data of each name's three metrics,
-// and the counts of each point with a positive span.
+// Produce allocates: four slices (one allocation where there is one
+// series), the data of each name's three metrics, and the counts of each
+// point with a positive span.
 func TestProduceAllocations(t *testing.T) {
-	p := counterotel.NewProducer()
-	for _, reg := range []struct {
+	type reg struct {
 		name  string
 		spans []counter.Tickdelta
+	}
+	for _, c := range []struct {
+		name string
+		regs []reg
+		want float64
 	}{
-		{"a", []counter.Tickdelta{5, 500, 50_000}},
-		{"a", []counter.Tickdelta{0, 0}}, // no positive span
-		{"b", []counter.Tickdelta{7}},
+		{"three", []reg{
+			{"a", []counter.Tickdelta{5, 500, 50_000}},
+			{"a", []counter.Tickdelta{0, 0}}, // no positive span
+			{"b", []counter.Tickdelta{7}},
+		}, 4 + 3*2 + 2},
+		{"one", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 3 + 1},
+		{"one without a positive span", []reg{{"a", []counter.Tickdelta{0}}}, 1 + 3},
 	} {
-		h := counter.NewHistogram()
-		spantest.Record(h, reg.spans)
-		if err := p.Register(reg.name, h, rate, attribute.Int("n", len(reg.spans))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := p.Produce(context.Background()); err != nil { // the first takes the spans
-		t.Fatal(err)
-	}
-	const want = 4 + 3*2 + 2
-	got := testing.AllocsPerRun(20, func() {
-		if _, err := p.Produce(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if got != want {
-		t.Errorf("%v allocations a Produce, want %d", got, want)
+		t.Run(c.name, func(t *testing.T) {
+			p := counterotel.NewProducer()
+			for _, r := range c.regs {
+				h := counter.NewHistogram()
+				spantest.Record(h, r.spans)
+				if err := p.Register(r.name, h, rate, attribute.Int("n", len(r.spans))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := p.Produce(context.Background()); err != nil { // the first takes the spans
+				t.Fatal(err)
+			}
+			got := testing.AllocsPerRun(20, func() {
+				if _, err := p.Produce(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got != c.want {
+				t.Errorf("%v allocations a Produce, want %v", got, c.want)
+			}
+		})
 	}
 }
 

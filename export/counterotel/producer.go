@@ -392,10 +392,6 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 		histDelta: p.temporality(metric.InstrumentKindHistogram) == metricdata.DeltaTemporality,
 		sumDelta:  p.temporality(metric.InstrumentKindCounter) == metricdata.DeltaTemporality,
 	}
-	// One slice of each kind of point for all groups; the sums' is cut in
-	// two, the negative's and the migrated's, with their capacities, so
-	// that an append past the count made here moves its points elsewhere
-	// rather than onto the others.
 	n := 0 // as many as there are series now, unless a Family makes more
 	for _, g := range p.groups {
 		for _, r := range g.regs {
@@ -406,10 +402,7 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 			}
 		}
 	}
-	sums := make([]metricdata.DataPoint[int64], 2*n)
-	b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)
-	b.negs, b.migs = sums[:0:n], sums[n:n:2*n]
-	metrics := make([]metricdata.Metrics, 0, 3*len(p.groups))
+	out, metrics := newOutput(&b, n, len(p.groups))
 	for _, g := range p.groups {
 		from := len(b.hists)
 		for _, r := range g.regs {
@@ -445,7 +438,36 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 			},
 		)
 	}
-	return []metricdata.ScopeMetrics{{Scope: instrumentation.Scope{Name: ScopeName}, Metrics: metrics}}, nil
+	out[0] = metricdata.ScopeMetrics{Scope: instrumentation.Scope{Name: ScopeName}, Metrics: metrics}
+	return out, nil
+}
+
+// newOutput returns the memory of a Produce's points, empty, for n series
+// of a number of groups: the one ScopeMetrics it returns, room for the
+// metrics, and b's room for the points. The sums' points are one slice,
+// cut in two, the negative's and the migrated's, with their capacities, so
+// that an append past the count made here moves its points elsewhere
+// rather than onto the others. Where there is one series (a Producer of
+// one Source, the usual case) they are one allocation, not four; the
+// Producer's caller keeps them, so they are made for each Produce.
+func newOutput(b *batch, n, groups int) (out []metricdata.ScopeMetrics, metrics []metricdata.Metrics) {
+	var sums []metricdata.DataPoint[int64]
+	if n == 1 && groups == 1 {
+		one := new(struct {
+			out     [1]metricdata.ScopeMetrics
+			metrics [3]metricdata.Metrics
+			hists   [1]metricdata.ExponentialHistogramDataPoint[float64]
+			sums    [2]metricdata.DataPoint[int64]
+		})
+		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]
+	} else {
+		out = make([]metricdata.ScopeMetrics, 1)
+		metrics = make([]metricdata.Metrics, 0, 3*groups)
+		b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)
+		sums = make([]metricdata.DataPoint[int64], 2*n)
+	}
+	b.negs, b.migs = sums[:0:n], sums[n:n:2*n]
+	return out, metrics
 }
 
 func temporality(delta bool) metricdata.Temporality {
