@@ -63,9 +63,12 @@ func TestEnds(t *testing.T) {
 
 // TestMemo checks that a Memo gives each bucket of every Snapshot the
 // value its function gives, working out each bucket's once, in rows: the
-// first look-up of a bucket works out the 128 of its doubling, in order.
+// first look-up of a bucket works out the 128 of its doubling, in order;
+// and that Known gives the value where its row was worked out, and reports
+// that it was not, working nothing out, where it was not.
 func TestMemo(t *testing.T) {
 	var calls []int
+	rowsSeen := map[int]bool{}
 	m := export.NewMemo(func(b counter.Bucket) counter.Tickdelta {
 		calls = append(calls, export.BucketIndex(b))
 		return export.Middle(b)
@@ -79,6 +82,14 @@ func TestMemo(t *testing.T) {
 		h.Interval(&s)
 		for b := range s.Buckets() {
 			before := len(calls)
+			known, ok := m.Known(export.BucketIndex(b))
+			if row := export.BucketIndex(b) / 128; ok != (round > 0 || rowsSeen[row]) || ok && known != export.Middle(b) || !ok && known != 0 {
+				t.Fatalf("round %d: Known(%d) = %d, %v; want %d, %v", round, export.BucketIndex(b), known, ok, export.Middle(b), round > 0 || rowsSeen[row])
+			}
+			rowsSeen[export.BucketIndex(b)/128] = true
+			if len(calls) != before {
+				t.Fatalf("round %d: Known worked out buckets %v", round, calls[before:])
+			}
 			if got := m.Value(export.BucketIndex(b)); got != export.Middle(b) {
 				t.Fatalf("round %d: bucket [%d, %d]: %d; want its middle %d", round, b.Min, b.Max, got, export.Middle(b))
 			}

@@ -38,12 +38,26 @@ func NewMemo[T any](work func(counter.Bucket) T) Memo[T] {
 }
 
 // Value returns the value of the place of the bucket of index i
-// ([BucketIndex]), from 0 to NumBuckets−1.
+// ([BucketIndex]), from 0 to NumBuckets−1, working out its row where no
+// look-up did yet.
 func (m *Memo[T]) Value(i int) T {
-	if row := m.rows[uint(i)/memoRowBuckets]; row != nil {
-		return row[uint(i)%memoRowBuckets]
+	if v, ok := m.Known(i); ok {
+		return v
 	}
 	return m.fill(i)
+}
+
+// Known returns the value of the place of the bucket of index i, from 0 to
+// NumBuckets−1, and true, where a look-up worked out its row already; the
+// zero T and false where none did, and then Value works it out. It is Value
+// without the work: a look-up small enough for the compiler to inline into
+// an exporter's loop over an Interval's buckets, which calls Value where
+// Known reports false.
+func (m *Memo[T]) Known(i int) (v T, ok bool) {
+	if row := m.rows[uint(i)/memoRowBuckets]; row != nil {
+		return row[uint(i)%memoRowBuckets], true
+	}
+	return v, false
 }
 
 // fill works out the row of bucket i and returns i's value.

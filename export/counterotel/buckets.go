@@ -106,7 +106,11 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 			}
 			k, n = export.BucketIndex(m), m.Count
 		}
-		i := pl.Value(k) >> shift
+		i, ok := pl.Known(k)
+		if !ok {
+			i = pl.Value(k)
+		}
+		i >>= shift
 		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
 			t.counts[j] += n
 			continue

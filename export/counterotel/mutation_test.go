@@ -52,7 +52,7 @@ var mutations = []mutation{
 	{"a row of places is another row's", "../memo.go",
 		"row[j] = m.work(BucketAt(k*memoRowBuckets + j))", "row[j] = m.work(BucketAt((k+1)%memoRows*memoRowBuckets + j))"},
 	{"a placed bucket shifts once too often", "buckets.go",
-		"pl.Value(k) >> shift", "pl.Value(k) >> (shift + 1)"},
+		"i >>= shift\n", "i >>= shift + 1\n"},
 	{"the shift stays as it was after a downscale", "buckets.go",
 		"t.between(i, n, l)\n\t\tshift = l.exp.Scale() - t.scale", "t.between(i, n, l)"},
 	{"a bucket is placed at the wrong rate", "buckets.go",

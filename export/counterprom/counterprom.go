@@ -373,7 +373,10 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 			k, n = export.BucketIndex(m), m.Count
 		}
 		// Between the ends, its spans count at its middle.
-		pl := sh.places.Value(k)
+		pl, ok := sh.places.Known(k)
+		if !ok {
+			pl = sh.places.Value(k)
+		}
 		s.classic[pl.classic] += n
 		if sh.native {
 			pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), n})
