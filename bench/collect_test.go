@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -809,4 +810,72 @@ func runFamilyExport(b *testing.B, name string, record func(i int, d counter.Tic
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/familySeries, "ns/series")
 		b.ReportMetric(float64(gatherOne(b, reg))/familySeries, "buckets/series")
 	})
+}
+
+// BenchmarkPlaceFloor is the least that placing an Interval's spans in a
+// point's buckets can cost, with no Interval and no Snapshot: 128 spans of
+// wideSpans counted in an array of every bucket's count with a bit a
+// bucket, as a lock's tally marks them, then each marked count read,
+// emptied and added to the point's bucket of its middle, at scale 3 (the
+// one the 160-bucket cases export), from a table of every bucket's. Case
+// "mark" counts and marks, then empties the same buckets again by their
+// list, so that "mark+place" less "mark" is at most what the placing
+// costs. counterotel does the same work, and more, in an Interval into a
+// Snapshot, a read of the Snapshot's buckets, and its placing.
+func BenchmarkPlaceFloor(b *testing.B) {
+	exp, err := export.NewExponential(3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var place [export.NumBuckets]int32
+	for i := 1; i < export.NumBuckets; i++ {
+		place[i] = exp.Index(export.Seconds(export.Middle(export.BucketAt(i)), gigahertz))
+	}
+	var buckets [len(wideSpans)]int
+	lo := int32(math.MaxInt32)
+	for i, d := range wideSpans {
+		buckets[i] = export.BucketIndex(counter.Bucket{Min: d})
+		lo = min(lo, place[buckets[i]])
+	}
+	for _, placing := range []bool{false, true} {
+		name := "mark"
+		if placing {
+			name = "mark+place"
+		}
+		b.Run(name, func(b *testing.B) {
+			var counts [export.NumBuckets]uint32
+			var marks [(export.NumBuckets + 63) / 64]uint64
+			var point [160]uint64
+			for i := 0; b.Loop(); i++ {
+				for _, k := range buckets[i%128*128:][:128] {
+					counts[k]++
+					marks[k>>6] |= 1 << (k & 63)
+				}
+				if !placing { // empty them again, the least it takes
+					for _, k := range buckets[i%128*128:][:128] {
+						counts[k], marks[k>>6] = 0, 0
+					}
+					continue
+				}
+				for w, m := range marks {
+					if m == 0 {
+						continue
+					}
+					marks[w] = 0
+					for ; m != 0; m &= m - 1 {
+						k := w<<6 + bits.TrailingZeros64(m)
+						point[place[k]-lo] += uint64(counts[k])
+						counts[k] = 0
+					}
+				}
+			}
+			var n uint64
+			for _, c := range point {
+				n += c
+			}
+			if placing && n != 128*uint64(b.N) {
+				b.Fatalf("%d spans placed; want %d", n, 128*b.N)
+			}
+		})
+	}
 }
