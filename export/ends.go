@@ -65,6 +65,32 @@ func (e *Ends) index() {
 	e.lo, e.hi = BucketIndex(e.first), BucketIndex(e.last)
 }
 
+// Between takes the buckets of s, a Snapshot merged into the total, as
+// Take takes each, and ranges over the buckets that lie between the ends
+// from then on, as Take hands them on, by index ([BucketIndex]) and count:
+// the loop an exporter runs over each Interval. Most buckets of an
+// Interval lie strictly between the ends already ([Ends.Inside]), and cost
+// two comparisons; the others go through Take. A loop that stops early
+// leaves the rest of s untaken.
+func (e *Ends) Between(s *counter.Snapshot) iter.Seq2[int, uint64] {
+	return func(yield func(int, uint64) bool) {
+		for k, n := range IndexedBuckets(s) {
+			if !e.Inside(k) {
+				b := BucketAt(k)
+				b.Count = n
+				m, ok := e.Take(b)
+				if !ok {
+					continue
+				}
+				k, n = BucketIndex(m), m.Count
+			}
+			if !yield(k, n) {
+				return
+			}
+		}
+	}
+}
+
 // Values returns the values at which the ends' spans count, least and most
 // being the total's Min and Max: [BucketValues] of the first end, then of
 // the last.

@@ -15,12 +15,14 @@ import (
 // the Values of the ends, are Values of the merged Snapshot, exactly, after
 // each Interval of a run: Intervals of spans of any size, in any order of
 // their buckets, some empty, some of one bucket, some below the total's
-// spans and some above them; and that Inside reports exactly the buckets
-// that Take hands on as they are, leaving the ends alone.
+// spans and some above them; that Inside reports exactly the buckets
+// that Take hands on as they are, leaving the ends alone; and that Between
+// hands on what Take does, bucket by bucket in order, and leaves the ends
+// as it does.
 func TestEnds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := counter.NewHistogram()
-		var e export.Ends
+		var e, inOrder, viaBetween export.Ends
 		var merged, in counter.Snapshot
 		between := map[counter.Tickdelta]uint64{}
 		for range rapid.IntRange(1, 8).Draw(t, "intervals") {
@@ -30,7 +32,24 @@ func TestEnds(t *testing.T) {
 			}
 			h.Interval(&in)
 			merged.Merge(&in)
+			type handed struct {
+				i int
+				n uint64
+			}
+			var took, fromBetween []handed
+			for i, n := range viaBetween.Between(&in) {
+				fromBetween = append(fromBetween, handed{i, n})
+			}
 			buckets := slices.Collect(in.Buckets())
+			for _, b := range buckets { // in order, as Between takes them
+				if m, ok := inOrder.Take(b); ok {
+					took = append(took, handed{export.BucketIndex(m), m.Count})
+				}
+			}
+			if !slices.Equal(fromBetween, took) || viaBetween != inOrder {
+				t.Fatalf("Between handed on %v, leaving the ends %v; Take, bucket by bucket, %v, leaving %v",
+					fromBetween, viaBetween, took, inOrder)
+			}
 			if rapid.Bool().Draw(t, "reversed") {
 				slices.Reverse(buckets)
 			}

@@ -96,16 +96,7 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 		return
 	}
 	shift := l.exp.Scale() - t.scale
-	for k, n := range export.IndexedBuckets(s) {
-		if !t.ends.Inside(k) {
-			b := export.BucketAt(k)
-			b.Count = n
-			m, ok := t.ends.Take(b)
-			if !ok {
-				continue
-			}
-			k, n = export.BucketIndex(m), m.Count
-		}
+	for k, n := range t.ends.Between(s) {
 		i, ok := pl.Known(k)
 		if !ok {
 			i = pl.Value(k)

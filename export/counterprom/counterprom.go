@@ -362,16 +362,7 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 		s.classic = make([]uint64, len(sh.bounds)+1)
 	}
 	pending := sh.pending[:0]
-	for k, n := range export.IndexedBuckets(in) {
-		if !s.ends.Inside(k) {
-			b := export.BucketAt(k)
-			b.Count = n
-			m, ok := s.ends.Take(b)
-			if !ok {
-				continue
-			}
-			k, n = export.BucketIndex(m), m.Count
-		}
+	for k, n := range s.ends.Between(in) {
 		// Between the ends, its spans count at its middle.
 		pl, ok := sh.places.Known(k)
 		if !ok {
