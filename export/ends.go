@@ -18,7 +18,8 @@ import (
 // and at each export adds the Values of the two ends that Ends gives. A
 // bucket between the ends stays between them, and its middle lies between
 // the total's Min and Max, so that this counts exactly Values of the total.
-// The zero Ends holds no bucket.
+// [Ends.Between] runs Take over an Interval's buckets, by index. The zero
+// Ends holds no bucket.
 type Ends struct {
 	first, last counter.Bucket // last.Count is 0 where the two are one
 	// lo and hi are the BucketIndex of first and of last where there are
