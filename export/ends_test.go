@@ -80,6 +80,46 @@ func TestEnds(t *testing.T) {
 	})
 }
 
+// TestEndsBetweenStops checks that a loop over Between that stops early
+// leaves the ends as Take leaves them after the buckets before the stop,
+// and the rest of the Snapshot untaken: a later Between of the rest hands
+// on what Take would.
+func TestEndsBetweenStops(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := counter.NewHistogram()
+		var viaBetween, inOrder export.Ends
+		var in counter.Snapshot
+		for range rapid.IntRange(1, 4).Draw(t, "intervals") {
+			lo := rapid.Int64Range(0, 1<<40).Draw(t, "lo")
+			for range rapid.IntRange(1, 12).Draw(t, "spans") {
+				h.Record(counter.Tickdelta(lo + rapid.Int64Range(0, 1<<rapid.IntRange(0, 22).Draw(t, "width")).Draw(t, "d")))
+			}
+			h.Interval(&in)
+			stop := rapid.IntRange(1, 13).Draw(t, "stop")
+			handed := 0
+			for range viaBetween.Between(&in) {
+				if handed++; handed == stop {
+					break
+				}
+			}
+			// Take over the buckets in order until it has handed on as many.
+			taken := 0
+			for b := range in.Buckets() {
+				if taken == stop {
+					break
+				}
+				if _, ok := inOrder.Take(b); ok {
+					taken++
+				}
+			}
+			if viaBetween != inOrder {
+				t.Fatalf("after a loop over Between that stopped at %d buckets handed on (of %d), the ends are %v; Take's, over the buckets up to that one, %v",
+					stop, handed, viaBetween, inOrder)
+			}
+		}
+	})
+}
+
 // TestMemo checks that a Memo gives each bucket of every Snapshot the
 // value its function gives, working out each bucket's once, in rows: the
 // first look-up of a bucket works out the 128 of its doubling, in order;

@@ -57,6 +57,8 @@ var mutations = []mutation{
 		"t.between(i, n, l)\n\t\tshift = l.exp.Scale() - t.scale", "t.between(i, n, l)"},
 	{"a bucket is placed at the wrong rate", "buckets.go",
 		"export.Seconds(export.Middle(b), r)", "export.Seconds(export.Middle(b), r)*2"},
+	{"an appended negative point overwrites a migrated one", "producer.go",
+		"b.negs, b.migs = sums[:0:n], sums[n:n:2*n]", "b.negs, b.migs = sums[:0], sums[n:n]"},
 	{"a family's new series starts at the Produce that sees it", "family.go",
 		"p.newSeries(fr.seriesAttrs(values), fr.last)", "p.newSeries(fr.seriesAttrs(values), now)"},
 	{"a family's later series start at its registration", "family.go",
@@ -90,7 +92,7 @@ func TestMutations(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("go", "test", "-count=1", "-overlay", path,
-			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors)$", ".")
+			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNewOutput)$", ".")
 		cmd.Env = append(os.Environ(), "COUNTER_MUTATE=")
 		out, err := cmd.CombinedOutput()
 		return string(out), err == nil

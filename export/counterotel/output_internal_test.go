@@ -1,0 +1,77 @@
+package counterotel
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+)
+
+// TestNewOutput checks newOutput's room, in one allocation or in four: the
+// metrics of every group and the points of every series, and an append of
+// a point past the series counted, as a Family's series made meanwhile
+// makes, moves its kind's points elsewhere and writes over no other point.
+func TestNewOutput(t *testing.T) {
+	for _, c := range []struct{ series, groups int }{{1, 1}, {3, 1}, {2, 2}} {
+		var b batch
+		out, metrics := newOutput(&b, c.series, c.groups)
+		if len(out) != 1 || len(metrics) != 0 || cap(metrics) < 3*c.groups ||
+			len(b.hists) != 0 || cap(b.hists) < c.series || len(b.negs) != 0 || len(b.migs) != 0 {
+			t.Fatalf("%+v: %d ScopeMetrics, %d metrics of room %d, %d points of room %d, sums %d and %d",
+				c, len(out), len(metrics), cap(metrics), len(b.hists), cap(b.hists), len(b.negs), len(b.migs))
+		}
+		for i := range c.series {
+			b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{Count: uint64(i)})
+			b.negs = append(b.negs, metricdata.DataPoint[int64]{Value: int64(i)})
+			b.migs = append(b.migs, metricdata.DataPoint[int64]{Value: int64(100 + i)})
+		}
+		negs, migs := b.negs, b.migs // as Produce cuts them for each group
+		b.negs = append(b.negs, metricdata.DataPoint[int64]{Value: -1})
+		b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{Count: 99})
+		for i := range c.series {
+			if negs[i].Value != int64(i) || migs[i].Value != int64(100+i) || b.hists[i].Count != uint64(i) {
+				t.Fatalf("%+v: point %d is %d, %d, %d after an append past the series; want %d, %d, %d",
+					c, i, negs[i].Value, migs[i].Value, b.hists[i].Count, i, 100+i, i)
+			}
+		}
+		if b.negs[c.series].Value != -1 || len(b.migs) != c.series {
+			t.Fatalf("%+v: the appended negative point is %d, and %d migrated points", c, b.negs[c.series].Value, len(b.migs))
+		}
+	}
+}
+
+// TestInlining checks what export's docs say of the look-ups an Interval's
+// buckets go through: that they inline into the loop that places them
+// (tally.add), so that a bucket costs no call.
+func TestInlining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the package with -gcflags=-m")
+	}
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go tool on PATH: %v", err)
+	}
+	cmd := exec.Command(gotool, "build", "-gcflags=-m", ".")
+	cmd.Env = os.Environ()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	var inlined []string
+	for line := range bytes.Lines(out) {
+		if file, callee, ok := strings.Cut(strings.TrimSpace(string(line)), ": inlining call to "); ok && strings.HasPrefix(file, "./buckets.go:") {
+			inlined = append(inlined, callee)
+		}
+	}
+	for _, callee := range []string{
+		"export.IndexedBuckets", "export.(*Ends).Between", "export.(*Ends).Inside", "export.(*Memo[go.shape.int32]).Known",
+	} {
+		if !slices.Contains(inlined, callee) {
+			t.Errorf("%s: not reported as inlined in buckets.go by go build -gcflags=-m", callee)
+		}
+	}
+}
