@@ -186,11 +186,11 @@
 //
 // It allocates what it returns, and nothing a later Produce changes: per
 // Produce the slice of ScopeMetrics, of metrics, and of the points of each
-// kind (one allocation for the four where the Producer has one series, one
-// registration of a Source); per name the data of its three metrics; per
-// point with a positive span its counts, 8 bytes a bucket; and the first
-// Produce that sees a family's series makes what the Producer keeps of it
-// and its attributes.
+// kind (one allocation for the four where the Producer has one series: one
+// Source registered, or one Family of one series); per name the data of
+// its three metrics; per point with a positive span its counts, 8 bytes a
+// bucket; and the first Produce that sees a family's series makes what the
+// Producer keeps of it and its attributes.
 // The SDK lets a reader's caller hand the same ResourceMetrics to each
 // Collect, for the SDK's own instruments to fill again, but a Producer is
 // not handed it, and the caller may keep what a Collect returned. Each
