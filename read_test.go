@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tickstamp/counter/internal/affinity"
+	"github.com/tickstamp/counter/internal/inlining"
 )
 
 // TestBackend fails when the reads this build runs are not the ones CI
@@ -31,43 +31,26 @@ func TestBackend(t *testing.T) {
 // caller, which would put a second call around every read, and a call
 // costing more than the conversion around every conversion.
 func TestInlining(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the package with -gcflags=-m")
-	}
-	gotool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go tool on PATH: %v", err)
-	}
-	args := []string{"build", "-gcflags=-m"}
+	var args []string
 	if backend == "nanotime" && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
-		args = append(args, "-tags", "purego")
+		args = []string{"-tags", "purego"}
 	}
-	cmd := exec.Command(gotool, append(args, ".")...)
-	cmd.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	var inlinable []string
-	for line := range bytes.Lines(out) {
-		if _, name, ok := strings.Cut(strings.TrimSpace(string(line)), ": can inline "); ok {
-			inlinable = append(inlinable, name)
-		}
-	}
+	out := inlining.Report(t, args...)
+	inlinable := inlining.Inlinable(out)
 	for _, name := range []string{
 		"Counter.Now", "Counter.NowUnordered", "Counter.Begin", "Counter.End", "Counter.NowCPU",
 		"Counter.Rate", "Monotonic",
 		"(*scale).apply", "Tickdelta.Duration", "TickRate.Ticks", "gigahertz",
 	} {
 		if !slices.Contains(inlinable, name) {
-			t.Errorf("%s: not reported as \"can inline\" by go %s", name, strings.Join(args, " "))
+			t.Errorf("%s: not reported as \"can inline\" by go build -gcflags=-m %s", name, strings.Join(args, " "))
 		}
 	}
 	// Since, a read and a conversion, is over the inliner's budget; what it
 	// must not be is a second call: both must inline into it.
 	for _, callee := range []string{"Counter.Now", "Tickdelta.Duration"} {
 		if !inlinedInto(t, out, "counter.go", "func (c Counter) Since(", callee) {
-			t.Errorf("Counter.Since: %s not reported as inlined into it by go %s", callee, strings.Join(args, " "))
+			t.Errorf("Counter.Since: %s not reported as inlined into it by go build -gcflags=-m %s", callee, strings.Join(args, " "))
 		}
 	}
 }

@@ -1,14 +1,12 @@
 package counterotel
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/tickstamp/counter/internal/inlining"
 )
 
 // TestNewOutput checks newOutput's room, in one allocation or in four: the
@@ -48,25 +46,7 @@ func TestNewOutput(t *testing.T) {
 // buckets go through: that they inline into the loop that places them
 // (tally.add), so that a bucket costs no call.
 func TestInlining(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the package with -gcflags=-m")
-	}
-	gotool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go tool on PATH: %v", err)
-	}
-	cmd := exec.Command(gotool, "build", "-gcflags=-m", ".")
-	cmd.Env = os.Environ()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
-	}
-	var inlined []string
-	for line := range bytes.Lines(out) {
-		if file, callee, ok := strings.Cut(strings.TrimSpace(string(line)), ": inlining call to "); ok && strings.HasPrefix(file, "./buckets.go:") {
-			inlined = append(inlined, callee)
-		}
-	}
+	inlined := inlining.InlinedIn(inlining.Report(t), "./buckets.go")
 	for _, callee := range []string{
 		"export.IndexedBuckets", "export.(*Ends).Between", "export.(*Ends).Inside", "export.(*Memo[go.shape.int32]).Known",
 	} {
