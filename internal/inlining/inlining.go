@@ -1,6 +1,7 @@
 // Package inlining reads the compiler's inlining report of a package, for
 // the tests that check that a call on a hot path inlines. It is for tests
-// only.
+// only. internal/handover's test of its hooks reads the report itself: its
+// mutation test copies that package alone into a scratch module.
 package inlining
 
 import (
