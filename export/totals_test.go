@@ -129,8 +129,32 @@ func TestBucketIndex(t *testing.T) {
 // TestIndexedBuckets checks that IndexedBuckets gives the buckets Buckets
 // gives, in the same order, each as its BucketIndex and count: of
 // Snapshots of spans of any size, some merged from several Intervals, some
-// empty; and that it stops where the loop does.
+// empty, one with a count past 2³²−1; and that it stops where the loop
+// does.
 func TestIndexedBuckets(t *testing.T) {
+	// A count past 2³²−1: one span's Snapshot merged into itself, through
+	// another, 33 times over.
+	h := counter.NewHistogram()
+	h.Record(1000)
+	h.Record(5)
+	var big, other counter.Snapshot
+	h.Interval(&big)
+	for range 33 {
+		other.Reset()
+		other.Merge(&big)
+		big.Merge(&other)
+	}
+	var got []uint64
+	for i, n := range export.IndexedBuckets(&big) {
+		if i != export.BucketIndex(counter.Bucket{Min: 5}) && i != export.BucketIndex(counter.Bucket{Min: 1000}) {
+			t.Fatalf("IndexedBuckets gave bucket %d, which holds no span", i)
+		}
+		got = append(got, n)
+	}
+	if want := []uint64{1 << 33, 1 << 33}; !slices.Equal(got, want) {
+		t.Fatalf("IndexedBuckets counts %v; want %v", got, want)
+	}
+
 	rapid.Check(t, func(t *rapid.T) {
 		h := counter.NewHistogram()
 		var s, in counter.Snapshot
