@@ -70,13 +70,13 @@ func (e *Ends) index() {
 // Take takes each, and ranges over the buckets that lie between the ends
 // from then on, as Take hands them on, by index ([BucketIndex]) and count:
 // the loop an exporter runs over each Interval. Most buckets of an
-// Interval lie strictly between the ends already ([Ends.Inside]), and cost
+// Interval lie strictly between the ends already (inside), and cost
 // two comparisons; the others go through Take. A loop that stops early
 // leaves the rest of s untaken.
 func (e *Ends) Between(s *counter.Snapshot) iter.Seq2[int, uint64] {
 	return func(yield func(int, uint64) bool) {
 		for k, n := range IndexedBuckets(s) {
-			if !e.Inside(k) {
+			if !e.inside(k) {
 				b := BucketAt(k)
 				b.Count = n
 				m, ok := e.Take(b)
@@ -105,11 +105,11 @@ func (e *Ends) Values(least, most counter.Tickdelta) iter.Seq2[counter.Tickdelta
 	}
 }
 
-// Inside reports whether the bucket of index i ([BucketIndex]) lies
+// inside reports whether the bucket of index i ([BucketIndex]) lies
 // strictly between the two ends, so that Take would hand it on as it is
 // and keep the ends: a test of two comparisons, for the buckets of an
 // Interval between its first and its last, most of which lie so. With
 // fewer than two ends it is false.
-func (e *Ends) Inside(i int) bool {
+func (e *Ends) inside(i int) bool {
 	return e.lo < i && i < e.hi
 }

@@ -15,7 +15,7 @@ import (
 // the Values of the ends, are Values of the merged Snapshot, exactly, after
 // each Interval of a run: Intervals of spans of any size, in any order of
 // their buckets, some empty, some of one bucket, some below the total's
-// spans and some above them; that Inside reports exactly the buckets
+// spans and some above them; that inside reports exactly the buckets
 // that Take hands on as they are, leaving the ends alone; and that Between
 // hands on what Take does, bucket by bucket in order, and leaves the ends
 // as it does.
@@ -54,10 +54,10 @@ func TestEnds(t *testing.T) {
 				slices.Reverse(buckets)
 			}
 			for _, b := range buckets {
-				inside, was := e.Inside(export.BucketIndex(b)), e
+				inside, was := e.InsideForTest(export.BucketIndex(b)), e
 				m, ok := e.Take(b)
 				if handed := ok && m == b && e == was; inside != handed {
-					t.Fatalf("Inside(%v) = %v, but Take handed it on as it was: %v (ends %v)", b, inside, handed, was)
+					t.Fatalf("inside(%v) = %v, but Take handed it on as it was: %v (ends %v)", b, inside, handed, was)
 				}
 				if ok {
 					for v, n := range export.BucketValues(m, merged.Min(), merged.Max()) {

@@ -48,7 +48,7 @@ func TestNewOutput(t *testing.T) {
 func TestInlining(t *testing.T) {
 	inlined := inlining.InlinedIn(inlining.Report(t), "./buckets.go")
 	for _, callee := range []string{
-		"export.IndexedBuckets", "export.(*Ends).Between", "export.(*Ends).Inside", "export.(*Memo[go.shape.int32]).Known",
+		"export.IndexedBuckets", "export.(*Ends).Between", "export.(*Ends).inside", "export.(*Memo[go.shape.int32]).Known",
 	} {
 		if !slices.Contains(inlined, callee) {
 			t.Errorf("%s: not reported as inlined in buckets.go by go build -gcflags=-m", callee)
