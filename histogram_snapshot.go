@@ -17,7 +17,7 @@ import (
 // none of those.
 //
 // A Snapshot holds its buckets apart, over a window from its shortest span
-// to its longest: 144 bytes, and 4⅛ bytes a bucket of the window, a count
+// to its longest: 160 bytes, and 4⅛ bytes a bucket of the window, a count
 // and a bit that says it is not 0 (4 more for every bucket of it once one
 // holds more than 2³²−1 spans), which it
 // widens by a quarter more than it needs as spans outside it are added

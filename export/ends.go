@@ -77,19 +77,57 @@ func (e *Ends) Between(s *counter.Snapshot) iter.Seq2[int, uint64] {
 	return func(yield func(int, uint64) bool) {
 		for k, n := range IndexedBuckets(s) {
 			if !e.inside(k) {
-				b := BucketAt(k)
-				b.Count = n
-				m, ok := e.Take(b)
-				if !ok {
+				var ok bool
+				if k, n, ok = e.takeIndex(k, n); !ok {
 					continue
 				}
-				k, n = BucketIndex(m), m.Count
 			}
 			if !yield(k, n) {
 				return
 			}
 		}
 	}
+}
+
+// BetweenTaken is Between for the buckets of t, a writer's tally that a
+// [Direct] hands over, as part of an Interval merged into the total.
+func (e *Ends) BetweenTaken(t *Taken) iter.Seq2[int, uint64] {
+	return func(yield func(int, uint64) bool) {
+		for k, n := range t.Buckets() {
+			if !e.inside(k) {
+				var ok bool
+				if k, n, ok = e.takeIndex(k, n); !ok {
+					continue
+				}
+			}
+			if !yield(k, n) {
+				return
+			}
+		}
+	}
+}
+
+// TakeIndex is Take for the bucket of index k ([BucketIndex]) holding n
+// spans: it returns the bucket, by index and count, that is between the
+// ends from now on, if any. It is Between for one bucket, for an exporter
+// that places an Interval's buckets one by one, in more than one total: a
+// bucket strictly between the ends costs two comparisons.
+func (e *Ends) TakeIndex(k int, n uint64) (int, uint64, bool) {
+	if e.inside(k) {
+		return k, n, true
+	}
+	return e.takeIndex(k, n)
+}
+
+// takeIndex is TakeIndex for a bucket that is not inside.
+func (e *Ends) takeIndex(k int, n uint64) (int, uint64, bool) {
+	b := BucketAt(k)
+	b.Count = n
+	m, ok := e.Take(b)
+	if !ok {
+		return 0, 0, false
+	}
+	return BucketIndex(m), m.Count, true
 }
 
 // Values returns the values at which the ends' spans count, least and most

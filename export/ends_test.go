@@ -17,12 +17,12 @@ import (
 // their buckets, some empty, some of one bucket, some below the total's
 // spans and some above them; that inside reports exactly the buckets
 // that Take hands on as they are, leaving the ends alone; and that Between
-// hands on what Take does, bucket by bucket in order, and leaves the ends
-// as it does.
+// and TakeIndex hand on what Take does, bucket by bucket in order, and
+// leave the ends as it does.
 func TestEnds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := counter.NewHistogram()
-		var e, inOrder, viaBetween export.Ends
+		var e, inOrder, viaBetween, viaIndex export.Ends
 		var merged, in counter.Snapshot
 		between := map[counter.Tickdelta]uint64{}
 		for range rapid.IntRange(1, 8).Draw(t, "intervals") {
@@ -36,7 +36,7 @@ func TestEnds(t *testing.T) {
 				i int
 				n uint64
 			}
-			var took, fromBetween []handed
+			var took, fromBetween, fromIndex []handed
 			for i, n := range viaBetween.Between(&in) {
 				fromBetween = append(fromBetween, handed{i, n})
 			}
@@ -45,10 +45,17 @@ func TestEnds(t *testing.T) {
 				if m, ok := inOrder.Take(b); ok {
 					took = append(took, handed{export.BucketIndex(m), m.Count})
 				}
+				if i, n, ok := viaIndex.TakeIndex(export.BucketIndex(b), b.Count); ok {
+					fromIndex = append(fromIndex, handed{i, n})
+				}
 			}
 			if !slices.Equal(fromBetween, took) || viaBetween != inOrder {
 				t.Fatalf("Between handed on %v, leaving the ends %v; Take, bucket by bucket, %v, leaving %v",
 					fromBetween, viaBetween, took, inOrder)
+			}
+			if !slices.Equal(fromIndex, took) || viaIndex != inOrder {
+				t.Fatalf("TakeIndex handed on %v, leaving the ends %v; Take %v, leaving %v",
+					fromIndex, viaIndex, took, inOrder)
 			}
 			if rapid.Bool().Draw(t, "reversed") {
 				slices.Reverse(buckets)

@@ -40,6 +40,9 @@ type Dist struct {
 	// came from two CPUs, and unknownCPU the spans of the buckets whose
 	// CPU was -1.
 	negative, migrated, unknownCPU uint64
+	// divert, where not nil, takes the counts of the tallies that
+	// addTally empties by their marks, in place of the buckets (Divert).
+	divert Diverter
 }
 
 // SnapshotDist returns the Dist of s, a *counter.Snapshot, for package
@@ -311,8 +314,13 @@ func (s *Dist) addTally(t *Tally) {
 		to = min(to, BucketOf(uint64(t.max))+1)
 		var n uint64
 		if from < to {
-			s.cover(from, to)
-			if t.marked {
+			if t.marked && s.divert != nil {
+				var left bool
+				if n, left = s.divert.Divert(int(t.off), t.marks, t.counts); left {
+					s.cover(from, to)
+					n += s.takeMarked(t)
+				}
+			} else if s.cover(from, to); t.marked {
 				n = s.takeMarked(t)
 			} else {
 				n = s.addCounts(t.counts[from-t.off:to-t.off], int(from)-int(s.off))
@@ -374,6 +382,29 @@ func (s *Dist) takeMarked(t *Tally) (n uint64) {
 	}
 	return n
 }
+
+// A Diverter takes the counts of a tally in place of a Dist (Dist.Divert):
+// Divert is handed the tally's window's first bucket, off, its marks, a
+// bit a bucket, set for each count not 0 (bit j%64 of word j/64 for
+// counts[j], the count of bucket off+j), and its counts. It must empty
+// each count it takes and clear its mark, and return their sum, and
+// whether it left any: the Dist then adds the counts it left, by the marks
+// it left, to its buckets.
+type Diverter interface {
+	Divert(off int, marks []uint64, counts []uint32) (n uint64, left bool)
+}
+
+// Divert has the Dist hand the counts of each tally taken whole, one that
+// its writer's lock let the reader take (Collector.ListLocked), to d, in
+// place of adding them to its buckets, until it is called with nil: during
+// an Interval into the Dist, d is handed each such tally, which may hold
+// buckets that other tallies hold too. The Dist's figures (Count, Sum,
+// Min, Max and the spans counted apart) still take every span, so that
+// they are the Interval's, while its buckets hold only the spans d did not
+// take: an exporter that places an Interval's buckets in its own places
+// the ones d takes, then those of the Dist, and saves their passing
+// through the Dist. d must not call an Interval.
+func (s *Dist) Divert(d Diverter) { s.divert = d }
 
 // Add adds one record of kind k and span d, as a writer counts it.
 func (s *Dist) Add(k Kind, d int64) {

@@ -1,0 +1,105 @@
+package export
+
+import (
+	"iter"
+	"math/bits"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/handover"
+)
+
+// A Direct takes Intervals for an exporter that places an Interval's
+// buckets in buckets of its own, by index ([BucketIndex]), and hands it
+// some of them straight from the writers' tallies, without their passing
+// through the Snapshot the Interval fills: those of the tallies the
+// Interval takes whole, which a lock lets it take (the spans of
+// [counter.Histogram.Record]). It saves writing them into the Snapshot,
+// reading them back and emptying them. Make one with [NewDirect]; it may
+// serve any number of Sources, one Interval at a time.
+type Direct struct {
+	take  func(*Taken)
+	taken Taken
+}
+
+// NewDirect returns a Direct that hands the buckets it takes to take.
+func NewDirect(take func(*Taken)) *Direct { return &Direct{take: take} }
+
+// Interval takes the Interval of src into dst, as src.Interval(dst) does,
+// but for the tallies it takes whole: it calls the Direct's function with
+// each, as a [Taken], whose buckets the function ranges over, in place of
+// adding them to dst's. dst then holds every figure of the Interval (Count,
+// Sum, Min, Max and the spans counted apart) and the other buckets, which
+// [IndexedBuckets] reads: the Interval's buckets are the Taken's and dst's,
+// added up. Where src is not a *counter.Histogram, the function is not
+// called. dst's buckets are only a part of the Interval's, so that its
+// quantiles and buckets are for the exporter alone.
+//
+// The function is called during the Interval, which it must not call
+// again, nor Interval. The buckets of a Taken come in the order of their
+// indexes, but two Taken may hold one bucket (the tallies of two
+// writers), and dst may hold it too.
+func (d *Direct) Interval(src Source, dst *counter.Snapshot) {
+	h, ok := src.(*counter.Histogram)
+	if !ok {
+		src.Interval(dst)
+		return
+	}
+	s := handover.SnapshotDist(dst)
+	s.Divert((*diverter)(d))
+	defer s.Divert(nil)
+	h.Interval(dst)
+}
+
+// A diverter is a Direct as the hand-over sees it (handover.Diverter), so
+// that Divert is not a method of Direct's.
+type diverter Direct
+
+// Divert hands a tally to the Direct's function, as a Taken.
+func (d *diverter) Divert(off int, marks []uint64, counts []uint32) (n uint64, left bool) {
+	d.taken = Taken{off: off, marks: marks, counts: counts}
+	d.take(&d.taken)
+	n, left = d.taken.n, !d.taken.done
+	d.taken = Taken{}
+	return n, left
+}
+
+// A Taken is a writer's tally that an Interval took whole, handed by a
+// [Direct] to its function. It is valid during that call only.
+type Taken struct {
+	off    int
+	marks  []uint64 // bit j%64 of word j/64 for counts[j] not 0
+	counts []uint32
+	n      uint64 // the sum of the counts handed on
+	done   bool   // every count was handed on
+}
+
+// Buckets ranges over the tally's buckets that hold a span, by index, from
+// the least, and their counts, emptying each as it hands it on: a range
+// over them hands each bucket once. Each bucket it yields is the caller's,
+// the one at which the loop stops too; where the loop stops early, or the
+// function does not range at all, the buckets not yielded go to the
+// Snapshot the Interval fills.
+func (t *Taken) Buckets() iter.Seq2[int, uint64] {
+	return func(yield func(int, uint64) bool) {
+		for w, b := range t.marks {
+			if b == 0 {
+				continue
+			}
+			t.marks[w] = 0
+			for ; b != 0; b &= b - 1 {
+				j := w<<6 + bits.TrailingZeros64(b)
+				c := t.counts[j]
+				if c == 0 {
+					continue
+				}
+				t.counts[j] = 0
+				t.n += uint64(c)
+				if !yield(t.off+j, uint64(c)) {
+					t.marks[w] = b & (b - 1)
+					return
+				}
+			}
+		}
+		t.done = true
+	}
+}

@@ -1,0 +1,169 @@
+package export_test
+
+import (
+	"maps"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
+)
+
+// figures are a Snapshot's figures other than its buckets.
+type figures struct {
+	count, negative, migrated, unknown uint64
+	hi, lo                             uint64
+	min, max                           counter.Tickdelta
+}
+
+func figuresOf(s *counter.Snapshot) figures {
+	hi, lo := s.Sum128()
+	return figures{s.Count(), s.Negative(), s.Migrated(), s.UnknownCPU(), hi, lo, s.Min(), s.Max()}
+}
+
+// bucketsOf adds the buckets of s, by index, to m.
+func bucketsOf(s *counter.Snapshot, m map[int]uint64) map[int]uint64 {
+	for i, n := range export.IndexedBuckets(s) {
+		m[i] += n
+	}
+	return m
+}
+
+// TestDirect checks that a Direct's Interval takes what Histogram.Interval
+// takes: the same spans recorded into two Histograms, one read by its own
+// Interval and one by a Direct's, give equal figures, and equal buckets
+// once the Taken's (each ranged over whole, in part, or not at all) and
+// dst's are added up, through Histogram.Record and through a Recorder;
+// that the function is called where a lock's tally holds a span, and
+// never for another Source; that a Taken kept past its call holds no
+// bucket; and that the Histogram's own Interval into dst, after, puts
+// every bucket in dst.
+func TestDirect(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ref, h := counter.NewHistogram(), counter.NewHistogram()
+		rr, hr := ref.Recorder(), h.Recorder()
+		defer rr.Close()
+		defer hr.Close()
+		var want, dst counter.Snapshot
+		var kept *export.Taken
+		calls, stop := 0, 0 // stop: ranges over the first stop buckets, all where -1
+		got := map[int]uint64{}
+		d := export.NewDirect(func(tk *export.Taken) {
+			calls++
+			kept = tk
+			if stop < 0 {
+				for i, n := range tk.Buckets() {
+					got[i] += n
+				}
+				return
+			}
+			if stop == 0 {
+				return
+			}
+			k := 0
+			for i, n := range tk.Buckets() {
+				got[i] += n // yielded: the caller's, also where it stops
+				if k++; k == stop {
+					break
+				}
+			}
+		})
+		for range rapid.IntRange(1, 6).Draw(t, "intervals") {
+			lo := rapid.Int64Range(0, 1<<40).Draw(t, "lo")
+			locked, some := false, false // a span not negative, through Record; at all
+			for range rapid.IntRange(0, 40).Draw(t, "spans") {
+				s := counter.Tickdelta(lo + rapid.Int64Range(-4, 1<<rapid.IntRange(0, 24).Draw(t, "width")).Draw(t, "d"))
+				some = some || s >= 0
+				if rapid.Bool().Draw(t, "recorder") {
+					// A Recorder's first spans go through the lock too.
+					rr.Record(s)
+					hr.Record(s)
+					continue
+				}
+				ref.Record(s)
+				h.Record(s)
+				locked = locked || s >= 0
+			}
+			ref.Interval(&want)
+			clear(got)
+			calls, kept = 0, nil
+			stop = rapid.IntRange(-1, 3).Draw(t, "stop")
+			plain := rapid.IntRange(0, 4).Draw(t, "how") == 0
+			if plain {
+				h.Interval(&dst) // after a Direct's: every bucket in dst
+			} else {
+				d.Interval(h, &dst)
+			}
+			if g, w := figuresOf(&dst), figuresOf(&want); g != w {
+				t.Fatalf("a Direct's Interval has figures %+v; Histogram.Interval %+v", g, w)
+			}
+			if w := bucketsOf(&want, map[int]uint64{}); !maps.Equal(bucketsOf(&dst, got), w) {
+				t.Fatalf("a Direct's Interval (ranging over %d buckets of each Taken) has the buckets %v; Histogram.Interval %v", stop, got, w)
+			}
+			if (plain || !some) && calls != 0 || !plain && locked && calls == 0 {
+				t.Fatalf("%d calls of the function; a span: %v, through Record: %v, through a Direct: %v", calls, some, locked, !plain)
+			}
+			if kept != nil {
+				for i, n := range kept.Buckets() {
+					t.Fatalf("a Taken kept past its call still holds bucket %d (%d spans)", i, n)
+				}
+			}
+		}
+		// Another Source: the function is never called.
+		tap := export.NewFeed(h).Tap()
+		h.Record(100)
+		calls = 0
+		d.Interval(tap, &dst)
+		if calls != 0 || dst.Count() != 1 || bucketsOf(&dst, map[int]uint64{})[export.BucketIndex(counter.Bucket{Min: 100})] != 1 {
+			t.Fatalf("a Direct's Interval of a Tap: %d calls, %d spans; want none, and the span in dst", calls, dst.Count())
+		}
+	})
+}
+
+// TestDirectConcurrent checks that a Direct's Intervals, taken while
+// goroutines record through Histogram.Record, hand on each span once: added
+// up over every Interval, the Taken's buckets and dst's are those of a
+// Histogram that took the same spans, and so are the figures.
+func TestDirectConcurrent(t *testing.T) {
+	ref, h := counter.NewHistogram(), counter.NewHistogram()
+	got := map[int]uint64{}
+	d := export.NewDirect(func(tk *export.Taken) {
+		for i, n := range tk.Buckets() {
+			got[i] += n
+		}
+	})
+	var dst, all counter.Snapshot
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for g := range 4 {
+		wg.Go(func() {
+			for i := int64(0); i < 20000; i++ {
+				s := counter.Tickdelta(i*int64(g+1)*37%1_000_000 - 2)
+				ref.Record(s)
+				h.Record(s)
+			}
+		})
+	}
+	go func() { wg.Wait(); close(done) }()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		d.Interval(h, &dst)
+		all.Merge(&dst)
+		bucketsOf(&dst, got)
+	}
+	var want counter.Snapshot
+	ref.Interval(&want)
+	// all's figures are the sum of dst's; its buckets are dst's alone.
+	if g, w := figuresOf(&all), figuresOf(&want); g != w {
+		t.Fatalf("the Direct's Intervals added up have the figures %+v; the Histogram's %+v", g, w)
+	}
+	if w := bucketsOf(&want, map[int]uint64{}); !maps.Equal(got, w) {
+		t.Fatalf("the Direct's Intervals added up hold %d buckets, the Histogram's %d: they differ", len(got), len(w))
+	}
+}
