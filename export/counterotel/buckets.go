@@ -95,20 +95,59 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 	if s.Count() == 0 {
 		return
 	}
-	shift := l.exp.Scale() - t.scale
+	shift := uint(l.exp.Scale() - t.scale)
 	for k, n := range t.ends.Between(s) {
 		i, ok := pl.Known(k)
 		if !ok {
 			i = pl.Value(k)
 		}
-		i >>= shift
+		i >>= shift & 31 // shift is below 16 (see fit): the mask spares a check
 		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
 			t.counts[j] += n
 			continue
 		}
 		t.between(i, n, l)
-		shift = l.exp.Scale() - t.scale
+		shift = uint(l.exp.Scale() - t.scale)
 	}
+}
+
+// addTaken counts the spans of tk, a writer's tally that an Interval took
+// whole ([export.Direct]), as add counts those of a Snapshot: as if they
+// were merged into the Snapshot that t counts.
+func (t *tally) addTaken(tk *export.Taken, l *layout, pl *export.Memo[int32]) {
+	shift := uint(l.exp.Scale() - t.scale)
+	for k, n := range t.ends.BetweenTaken(tk) {
+		i, ok := pl.Known(k)
+		if !ok {
+			i = pl.Value(k)
+		}
+		i >>= shift & 31 // shift is below 16 (see fit): the mask spares a check
+		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
+			t.counts[j] += n
+			continue
+		}
+		t.between(i, n, l)
+		shift = uint(l.exp.Scale() - t.scale)
+	}
+}
+
+// place is addTaken for one bucket k ([export.BucketIndex]) holding n
+// spans.
+func (t *tally) place(k int, n uint64, l *layout, pl *export.Memo[int32]) {
+	k, n, ok := t.ends.TakeIndex(k, n)
+	if !ok {
+		return
+	}
+	i, ok := pl.Known(k)
+	if !ok {
+		i = pl.Value(k)
+	}
+	i >>= uint(l.exp.Scale()-t.scale) & 31
+	if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
+		t.counts[j] += n
+		return
+	}
+	t.between(i, n, l)
 }
 
 // between counts n spans in bucket i at t's scale, which lies outside

@@ -237,6 +237,7 @@ func (p *Producer) takeFamily(b *batch, r *registration) {
 			sr = fr.members[i]
 			i++
 		}
+		p.begin(b, sr, r.rate)
 		p.take(b, sr, s, r.rate, now)
 	})
 	if now.IsZero() { // no series yet

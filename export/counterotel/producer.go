@@ -109,6 +109,15 @@ type Producer struct {
 	layout       layout
 	places       map[counter.TickRate]*export.Memo[int32] // one for each rate of a registration, once it was produced
 	delta        tally                                    // the buckets of scratch, for a delta point
+	// direct takes the Intervals of Sources, handing the tallies it takes
+	// whole to placeTaken, which places their buckets for cur (begin sets
+	// it).
+	direct *export.Direct
+	cur    struct {
+		sr    *series
+		pl    *export.Memo[int32]
+		delta bool
+	}
 }
 
 // A group is the registrations of one name: one metric of each kind.
@@ -226,6 +235,7 @@ func (p *Producer) init() {
 		p.maxSize, p.maxScale = DefaultMaxSize, DefaultMaxScale
 	}
 	p.layout = newLayout(p.maxSize, p.maxScale)
+	p.direct = export.NewDirect(p.placeTaken)
 }
 
 // Register adds src to what each Produce exports: as a data point of the
@@ -410,7 +420,8 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 				p.takeFamily(&b, r)
 				continue
 			}
-			r.src.Interval(&p.scratch)
+			p.begin(&b, r.one, r.rate)
+			p.direct.Interval(r.src, &p.scratch)
 			p.take(&b, r.one, &p.scratch, r.rate, time.Now())
 		}
 		to := len(b.hists)

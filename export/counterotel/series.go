@@ -53,10 +53,38 @@ type batch struct {
 	negs, migs          []metricdata.DataPoint[int64]
 }
 
+// begin readies p to take an Interval of sr's spans, in ticks of rate,
+// whose buckets the Interval may hand to placeTaken ([export.Direct])
+// before take takes the rest: it empties the delta tally, where b's
+// histogram points are deltas. p.mu is held.
+func (p *Producer) begin(b *batch, sr *series, rate counter.TickRate) {
+	p.cur.sr, p.cur.pl, p.cur.delta = sr, p.placesOf(rate), b.histDelta
+	if b.histDelta {
+		p.delta.reset(&p.layout)
+	}
+}
+
+// placeTaken places the buckets of tk, a writer's tally of the Interval
+// that begin readied p for, in the series' tallies, as take places the
+// buckets of the Snapshot it takes: p.direct calls it with the tallies it
+// takes straight from a Histogram's writers. p.mu is held.
+func (p *Producer) placeTaken(tk *export.Taken) {
+	if !p.cur.delta {
+		p.cur.sr.cumulative.addTaken(tk, &p.layout, p.cur.pl)
+		return
+	}
+	for k, n := range tk.Buckets() { // to both tallies
+		p.cur.sr.cumulative.place(k, n, &p.layout, p.cur.pl)
+		p.delta.place(k, n, &p.layout, p.cur.pl)
+	}
+}
+
 // take adds in, the spans of sr taken by an Interval before now, in ticks
 // of rate, to sr's total, and appends sr's points at now to b: its
 // histogram point and its sums of negative and migrated spans. in is
-// p.scratch or a Snapshot of the caller's. p.mu is held.
+// p.scratch or a Snapshot of the caller's; begin readied p for it, and
+// any of its buckets that p.direct handed to placeTaken are
+// placed already. p.mu is held.
 func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter.TickRate, now time.Time) {
 	sr.total.Add(in)
 	pl := p.placesOf(rate)
@@ -68,7 +96,6 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 	inTotals.Add(in)
 	if b.histDelta {
 		s, start, t = &inTotals, sr.last, &p.delta
-		t.reset(&p.layout)
 		t.add(in, &p.layout, pl)
 	}
 	p.point(dp, sr.attrs, s, t, start, rate, now)
