@@ -17,11 +17,15 @@ import (
 // reading them back and emptying them. Make one with [NewDirect]; it may
 // serve any number of Sources, one Interval at a time.
 type Direct struct {
-	take  func(*Taken)
-	taken Taken
+	take     func(*Taken)
+	taken    Taken
+	panicked bool // take panicked, with panicVal, in this Interval
+	panicVal any
 }
 
-// NewDirect returns a Direct that hands the buckets it takes to take.
+// NewDirect returns a Direct that hands the buckets it takes to take. A
+// Direct of a nil take, like a nil *Direct, takes Intervals as the Sources'
+// own Interval does.
 func NewDirect(take func(*Taken)) *Direct { return &Direct{take: take} }
 
 // Interval takes the Interval of src into dst, as src.Interval(dst) does,
@@ -37,10 +41,13 @@ func NewDirect(take func(*Taken)) *Direct { return &Direct{take: take} }
 // The function is called during the Interval, which it must not call
 // again, nor Interval. The buckets of a Taken come in the order of their
 // indexes, but two Taken may hold one bucket (the tallies of two
-// writers), and dst may hold it too.
+// writers), and dst may hold it too. Where the function panics, the
+// Interval still ends, as if it had stopped ranging there (the buckets it
+// was not handed go to dst, and it is not called again in that Interval),
+// and Interval then panics with the same value.
 func (d *Direct) Interval(src Source, dst *counter.Snapshot) {
 	h, ok := src.(*counter.Histogram)
-	if !ok {
+	if !ok || d == nil || d.take == nil {
 		src.Interval(dst)
 		return
 	}
@@ -48,19 +55,35 @@ func (d *Direct) Interval(src Source, dst *counter.Snapshot) {
 	s.Divert((*diverter)(d))
 	defer s.Divert(nil)
 	h.Interval(dst)
+	if d.panicked {
+		v := d.panicVal
+		d.panicked, d.panicVal = false, nil
+		panic(v)
+	}
 }
 
 // A diverter is a Direct as the hand-over sees it (handover.Diverter), so
 // that Divert is not a method of Direct's.
 type diverter Direct
 
-// Divert hands a tally to the Direct's function, as a Taken.
+// Divert hands a tally to the Direct's function, as a Taken, unless it
+// panicked in this Interval. A panic of the function ends the call as a
+// stop of its range would, and is kept for Interval to raise once the
+// hand-over's Interval has ended.
 func (d *diverter) Divert(off int, marks []uint64, counts []uint32) (n uint64, left bool) {
+	if d.panicked {
+		return 0, true
+	}
 	d.taken = Taken{off: off, marks: marks, counts: counts}
+	defer func() {
+		if v := recover(); v != nil {
+			d.panicked, d.panicVal = true, v
+		}
+		n, left = d.taken.n, !d.taken.done
+		d.taken = Taken{}
+	}()
 	d.take(&d.taken)
-	n, left = d.taken.n, !d.taken.done
-	d.taken = Taken{}
-	return n, left
+	return 0, false // the deferred function sets them
 }
 
 // A Taken is a writer's tally that an Interval took whole, handed by a
@@ -76,18 +99,21 @@ type Taken struct {
 // Buckets ranges over the tally's buckets that hold a span, by index, from
 // the least, and their counts, emptying each as it hands it on: a range
 // over them hands each bucket once. Each bucket it yields is the caller's,
-// the one at which the loop stops too; where the loop stops early, or the
-// function does not range at all, the buckets not yielded go to the
-// Snapshot the Interval fills.
+// the one at which the loop stops too; where the loop stops early or
+// panics, or the function does not range at all, the buckets not yielded
+// go to the Snapshot the Interval fills.
 func (t *Taken) Buckets() iter.Seq2[int, uint64] {
 	return func(yield func(int, uint64) bool) {
 		for w, b := range t.marks {
 			if b == 0 {
 				continue
 			}
-			t.marks[w] = 0
 			for ; b != 0; b &= b - 1 {
 				j := w<<6 + bits.TrailingZeros64(b)
+				// The marks keep only what is not handed on yet: what a
+				// loop that stops or panics leaves, and no more for the
+				// tally's reset to walk.
+				t.marks[w] = b & (b - 1)
 				c := t.counts[j]
 				if c == 0 {
 					continue
@@ -95,7 +121,6 @@ func (t *Taken) Buckets() iter.Seq2[int, uint64] {
 				t.counts[j] = 0
 				t.n += uint64(c)
 				if !yield(t.off+j, uint64(c)) {
-					t.marks[w] = b & (b - 1)
 					return
 				}
 			}

@@ -1,6 +1,7 @@
 package export_test
 
 import (
+	"errors"
 	"maps"
 	"sync"
 	"testing"
@@ -34,8 +35,9 @@ func bucketsOf(s *counter.Snapshot, m map[int]uint64) map[int]uint64 {
 // TestDirect checks that a Direct's Interval takes what Histogram.Interval
 // takes: the same spans recorded into two Histograms, one read by its own
 // Interval and one by a Direct's, give equal figures, and equal buckets
-// once the Taken's (each ranged over whole, in part, or not at all) and
-// dst's are added up, through Histogram.Record and through a Recorder;
+// once the Taken's (each ranged over whole, in part, or not at all, or
+// left by a panic, which Interval raises once it has ended) and dst's are
+// added up, through Histogram.Record and through a Recorder;
 // that the function is called where a lock's tally holds a span, and
 // never for another Source; that a Taken kept past its call holds no
 // bucket; and that the Histogram's own Interval into dst, after, puts
@@ -48,11 +50,18 @@ func TestDirect(t *testing.T) {
 		defer hr.Close()
 		var want, dst counter.Snapshot
 		var kept *export.Taken
-		calls, stop := 0, 0 // stop: ranges over the first stop buckets, all where -1
+		calls, stop := 0, 0 // stop: ranges over the first stop buckets, all where -1, and panics after one where -2
 		got := map[int]uint64{}
 		d := export.NewDirect(func(tk *export.Taken) {
 			calls++
 			kept = tk
+			if stop == -2 {
+				for i, n := range tk.Buckets() {
+					got[i] += n
+					panic(errDirect)
+				}
+				panic(errDirect)
+			}
 			if stop < 0 {
 				for i, n := range tk.Buckets() {
 					got[i] += n
@@ -89,12 +98,14 @@ func TestDirect(t *testing.T) {
 			ref.Interval(&want)
 			clear(got)
 			calls, kept = 0, nil
-			stop = rapid.IntRange(-1, 3).Draw(t, "stop")
+			stop = rapid.IntRange(-2, 3).Draw(t, "stop")
 			plain := rapid.IntRange(0, 4).Draw(t, "how") == 0
 			if plain {
 				h.Interval(&dst) // after a Direct's: every bucket in dst
-			} else {
-				d.Interval(h, &dst)
+			} else if v := intervalPanic(d, h, &dst); v != nil && (stop != -2 || v != errDirect || calls != 1) {
+				t.Fatalf("a Direct's Interval panicked with %v after %d calls; want errDirect, after one, where the function panics", v, calls)
+			} else if v == nil && stop == -2 && calls > 0 {
+				t.Fatalf("a Direct's Interval did not panic where its function did")
 			}
 			if g, w := figuresOf(&dst), figuresOf(&want); g != w {
 				t.Fatalf("a Direct's Interval has figures %+v; Histogram.Interval %+v", g, w)
@@ -120,6 +131,32 @@ func TestDirect(t *testing.T) {
 			t.Fatalf("a Direct's Interval of a Tap: %d calls, %d spans; want none, and the span in dst", calls, dst.Count())
 		}
 	})
+}
+
+// errDirect is what TestDirect's function panics with.
+var errDirect = errors.New("the function panics")
+
+// intervalPanic takes d's Interval of h into dst and returns the value it
+// panicked with, nil where it did not.
+func intervalPanic(d *export.Direct, h *counter.Histogram, dst *counter.Snapshot) (v any) {
+	defer func() { v = recover() }()
+	d.Interval(h, dst)
+	return nil
+}
+
+// TestDirectNil checks that a Direct of a nil function, and a nil *Direct,
+// take Intervals as the Histogram's own Interval does.
+func TestDirectNil(t *testing.T) {
+	for _, d := range []*export.Direct{export.NewDirect(nil), nil} {
+		h := counter.NewHistogram()
+		h.Record(7)
+		h.Record(-1)
+		var dst counter.Snapshot
+		d.Interval(h, &dst)
+		if dst.Count() != 1 || dst.Negative() != 1 || bucketsOf(&dst, map[int]uint64{})[export.BucketIndex(counter.Bucket{Min: 7})] != 1 {
+			t.Errorf("%v: %d spans, %d negative in dst; want 7 in its bucket, and one", d, dst.Count(), dst.Negative())
+		}
+	}
 }
 
 // TestDirectConcurrent checks that a Direct's Intervals, taken while
