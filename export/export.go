@@ -3,7 +3,7 @@
 // counted, exponential bucket indexes, a [Feed] that lets several readers
 // take a Histogram's intervals each for themselves, and what a running
 // total needs to take each Interval at the cost of its buckets ([Totals],
-// [Ends], [Memo], [IndexedBuckets]).
+// [Ends], [Memo], [IndexedBuckets], [Direct]).
 //
 // The integrations are modules of their own, so that a program that exports
 // to Prometheus gets no OpenTelemetry in its go.mod and the other way round:

@@ -179,7 +179,11 @@
 // middle's exponential bucket, worked out for its whole doubling at the
 // first Produce that placed a bucket of that doubling. The SDK's
 // exponential histogram finds that bucket at each span it records; a
-// Producer at each Snapshot bucket of each Interval. A delta point's counts
+// Producer at each Snapshot bucket of each Interval. Where the Source is a
+// [counter.Histogram], the buckets of the tallies its Interval takes
+// holding a lock (those of [counter.Histogram.Record]) are placed as the
+// Interval takes them, straight from the tally ([export.Direct]), without
+// passing through the Snapshot. A delta point's counts
 // are made afresh from the Interval, and the cumulative ones are kept
 // current too, so that a temporality selector may change its answer between
 // Produces.
