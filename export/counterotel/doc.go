@@ -193,7 +193,9 @@
 // kind (one allocation for the four where the Producer has one series: one
 // Source registered, or one Family of one series); per name the data of
 // its three metrics; per point with a positive span its counts, 8 bytes a
-// bucket; and the first Produce that sees a family's series makes what the
+// bucket (in that one allocation, of room for DefaultMaxSize, where the
+// Producer has one series and a maximum size of at most DefaultMaxSize);
+// and the first Produce that sees a family's series makes what the
 // Producer keeps of it and its attributes.
 // The SDK lets a reader's caller hand the same ResourceMetrics to each
 // Collect, for the SDK's own instruments to fill again, but a Producer is

@@ -320,27 +320,30 @@ func TestProduceKeepsNothing(t *testing.T) {
 // TestProduceAllocations checks the Cost section's account of what a
 // Produce allocates: four slices (one allocation where there is one
 // series), the data of each name's three metrics, and the counts of each
-// point with a positive span.
+// point with a positive span (in that one allocation where they are at
+// most DefaultMaxSize).
 func TestProduceAllocations(t *testing.T) {
 	type reg struct {
 		name  string
 		spans []counter.Tickdelta
 	}
 	for _, c := range []struct {
-		name string
-		regs []reg
-		want float64
+		name    string
+		regs    []reg
+		want    float64
+		maxSize int32
 	}{
 		{"three", []reg{
 			{"a", []counter.Tickdelta{5, 500, 50_000}},
 			{"a", []counter.Tickdelta{0, 0}}, // no positive span
 			{"b", []counter.Tickdelta{7}},
-		}, 4 + 3*2 + 2},
-		{"one", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 3 + 1},
-		{"one without a positive span", []reg{{"a", []counter.Tickdelta{0}}}, 1 + 3},
+		}, 4 + 3*2 + 2, counterotel.DefaultMaxSize},
+		{"one", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 3, counterotel.DefaultMaxSize},
+		{"one of at most 2,048 buckets", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 3 + 1, 2048},
+		{"one without a positive span", []reg{{"a", []counter.Tickdelta{0}}}, 1 + 3, counterotel.DefaultMaxSize},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := counterotel.NewProducer()
+			p := counterotel.NewProducer(counterotel.WithMaxSize(c.maxSize))
 			for _, r := range c.regs {
 				h := counter.NewHistogram()
 				spantest.Record(h, r.spans)

@@ -10,13 +10,17 @@ import (
 )
 
 // TestNewOutput checks newOutput's room, in one allocation or in four: the
-// metrics of every group and the points of every series, and an append of
+// metrics of every group and the points of every series, room for one
+// point's counts in the one allocation, and an append of
 // a point past the series counted, as a Family's series made meanwhile
 // makes, moves its kind's points elsewhere and writes over no other point.
 func TestNewOutput(t *testing.T) {
 	for _, c := range []struct{ series, groups int }{{1, 1}, {3, 1}, {2, 2}} {
 		var b batch
-		out, metrics := newOutput(&b, c.series, c.groups)
+		out, metrics := newOutput(&b, c.series, c.groups, DefaultMaxSize)
+		if room := c.series == 1 && c.groups == 1; len(b.counts) != 0 || room != (cap(b.counts) == DefaultMaxSize) || !room && b.counts != nil {
+			t.Fatalf("%+v: room for %d counts (%d used); want %d", c, cap(b.counts), len(b.counts), map[bool]int{true: DefaultMaxSize}[room])
+		}
 		if len(out) != 1 || len(metrics) != 0 || cap(metrics) < 3*c.groups ||
 			len(b.hists) != 0 || cap(b.hists) < c.series || len(b.negs) != 0 || len(b.migs) != 0 {
 			t.Fatalf("%+v: %d ScopeMetrics, %d metrics of room %d, %d points of room %d, sums %d and %d",
@@ -39,6 +43,10 @@ func TestNewOutput(t *testing.T) {
 		if b.negs[c.series].Value != -1 || len(b.migs) != c.series {
 			t.Fatalf("%+v: the appended negative point is %d, and %d migrated points", c, b.negs[c.series].Value, len(b.migs))
 		}
+	}
+	var b batch // points of more buckets than the room
+	if newOutput(&b, 1, 1, DefaultMaxSize+1); b.counts != nil {
+		t.Fatalf("room for %d counts where the points may have %d", cap(b.counts), DefaultMaxSize+1)
 	}
 }
 

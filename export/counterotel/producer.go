@@ -412,7 +412,7 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 			}
 		}
 	}
-	out, metrics := newOutput(&b, n, len(p.groups))
+	out, metrics := newOutput(&b, n, len(p.groups), p.maxSize)
 	for _, g := range p.groups {
 		from := len(b.hists)
 		for _, r := range g.regs {
@@ -459,19 +459,31 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 // cut in two, the negative's and the migrated's, with their capacities, so
 // that an append past the count made here moves its points elsewhere
 // rather than onto the others. Where there is one series (a Producer of
-// one Source, the usual case) they are one allocation, not four; the
-// Producer's caller keeps them, so they are made for each Produce.
-func newOutput(b *batch, n, groups int) (out []metricdata.ScopeMetrics, metrics []metricdata.Metrics) {
+// one Source, the usual case) they are one allocation, not four, and where
+// its points have at most DefaultMaxSize buckets (maxSize) that
+// allocation also holds the histogram point's counts (b.counts), so that
+// a Produce of one series allocates its points once; the Producer's
+// caller keeps them, so they are made for each Produce.
+func newOutput(b *batch, n, groups int, maxSize int32) (out []metricdata.ScopeMetrics, metrics []metricdata.Metrics) {
 	var sums []metricdata.DataPoint[int64]
-	if n == 1 && groups == 1 {
+	type points struct {
+		out     [1]metricdata.ScopeMetrics
+		metrics [3]metricdata.Metrics
+		hists   [1]metricdata.ExponentialHistogramDataPoint[float64]
+		sums    [2]metricdata.DataPoint[int64]
+	}
+	switch {
+	case n == 1 && groups == 1 && maxSize <= DefaultMaxSize:
 		one := new(struct {
-			out     [1]metricdata.ScopeMetrics
-			metrics [3]metricdata.Metrics
-			hists   [1]metricdata.ExponentialHistogramDataPoint[float64]
-			sums    [2]metricdata.DataPoint[int64]
+			points
+			counts [DefaultMaxSize]uint64
 		})
 		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]
-	} else {
+		b.counts = one.counts[:0]
+	case n == 1 && groups == 1:
+		one := new(points)
+		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]
+	default:
 		out = make([]metricdata.ScopeMetrics, 1)
 		metrics = make([]metricdata.Metrics, 0, 3*groups)
 		b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)

@@ -51,6 +51,9 @@ type batch struct {
 	histDelta, sumDelta bool
 	hists               []metricdata.ExponentialHistogramDataPoint[float64]
 	negs, migs          []metricdata.DataPoint[int64]
+	// counts is room, zero, for the counts of one histogram point, which
+	// the first point that fits in it takes (newOutput).
+	counts []uint64
 }
 
 // begin readies p to take an Interval of sr's spans, in ticks of rate,
@@ -98,7 +101,7 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 		s, start, t = &inTotals, sr.last, &p.delta
 		t.add(in, &p.layout, pl)
 	}
-	p.point(dp, sr.attrs, s, t, start, rate, now)
+	p.point(dp, sr.attrs, s, t, start, rate, now, &b.counts)
 	s, start = &sr.total, sr.start
 	if b.sumDelta {
 		s, start = &inTotals, sr.last
@@ -114,14 +117,14 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 
 // point sets dp to the histogram point of the spans whose figures are s
 // and whose buckets t counts, from start to now. p.mu is held.
-func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], attrs attribute.Set, s *export.Totals, t *tally, start time.Time, rate counter.TickRate, now time.Time) {
+func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], attrs attribute.Set, s *export.Totals, t *tally, start time.Time, rate counter.TickRate, now time.Time, room *[]uint64) {
 	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
 		Attributes: attrs,
 		StartTime:  start,
 		Time:       now,
 		Count:      s.Count(),
 	}
-	t.point(dp, s.Min(), s.Max(), &p.layout, rate)
+	t.point(dp, s.Min(), s.Max(), &p.layout, rate, room)
 	if dp.Count > 0 {
 		dp.Sum = s.Seconds(rate)
 		dp.Min = metricdata.NewExtrema(export.Seconds(s.Min(), rate))
