@@ -40,8 +40,9 @@ func bucketsOf(s *counter.Snapshot, m map[int]uint64) map[int]uint64 {
 // added up, through Histogram.Record and through a Recorder;
 // that the function is called where a lock's tally holds a span, and
 // never for another Source; that a Taken kept past its call holds no
-// bucket; and that the Histogram's own Interval into dst, after, puts
-// every bucket in dst.
+// bucket; that a Taken's buckets come in the order of their indexes; and
+// that the Histogram's own Interval into dst, after, puts every bucket in
+// dst.
 func TestDirect(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ref, h := counter.NewHistogram(), counter.NewHistogram()
@@ -50,6 +51,7 @@ func TestDirect(t *testing.T) {
 		defer hr.Close()
 		var want, dst counter.Snapshot
 		var kept *export.Taken
+		unordered := false  // a Taken's buckets came out of the order of their indexes
 		calls, stop := 0, 0 // stop: ranges over the first stop buckets, all where -1, and panics after one where -2
 		got := map[int]uint64{}
 		d := export.NewDirect(func(tk *export.Taken) {
@@ -63,7 +65,12 @@ func TestDirect(t *testing.T) {
 				panic(errDirect)
 			}
 			if stop < 0 {
+				last := -1
 				for i, n := range tk.Buckets() {
+					if i <= last {
+						unordered = true
+					}
+					last = i
 					got[i] += n
 				}
 				return
@@ -115,6 +122,9 @@ func TestDirect(t *testing.T) {
 			}
 			if (plain || !some) && calls != 0 || !plain && locked && calls == 0 {
 				t.Fatalf("%d calls of the function; a span: %v, through Record: %v, through a Direct: %v", calls, some, locked, !plain)
+			}
+			if unordered {
+				t.Fatalf("a Taken's buckets came out of the order of their indexes")
 			}
 			if kept != nil {
 				for i, n := range kept.Buckets() {
