@@ -287,7 +287,11 @@ func TestUserSpaceOnly(t *testing.T) {
 		g := openGroupOrSkip(t, opts, ContextSwitches, CPUMigrations)
 		must(t, g.Enable())
 		for range 10 {
-			time.Sleep(time.Millisecond) // the locked thread blocks: a context switch
+			// The thread sleeps in the kernel: a context switch. (time.Sleep
+			// parks the goroutine through the scheduler, which under load
+			// once let 10 sleeps pass without one.)
+			ts := unix.NsecToTimespec(int64(time.Millisecond))
+			_ = unix.Nanosleep(&ts, nil)
 		}
 		must(t, g.Disable())
 		r, err := g.Read()
