@@ -10,12 +10,12 @@ import (
 
 // A Direct takes Intervals for an exporter that places an Interval's
 // buckets in buckets of its own, by index ([BucketIndex]), and hands it
-// some of them straight from the writers' tallies, without their passing
-// through the Snapshot the Interval fills: those of the tallies the
-// Interval takes whole, which a lock lets it take (the spans of
-// [counter.Histogram.Record]). It saves writing them into the Snapshot,
-// reading them back and emptying them. Make one with [NewDirect]; it may
-// serve any number of Sources, one Interval at a time.
+// most of them straight from the writers' tallies, without their passing
+// through the Snapshot the Interval fills: those of each tally the
+// Interval takes from a writer, the spans of [counter.Histogram.Record]
+// and of each [counter.Recorder]. It saves writing them into the
+// Snapshot, reading them back and emptying them. Make one with
+// [NewDirect]; it may serve any number of Sources, one Interval at a time.
 type Direct struct {
 	take     func(*Taken)
 	taken    Taken
@@ -29,12 +29,14 @@ type Direct struct {
 func NewDirect(take func(*Taken)) *Direct { return &Direct{take: take} }
 
 // Interval takes the Interval of src into dst, as src.Interval(dst) does,
-// but for the tallies it takes whole: it calls the Direct's function with
-// each, as a [Taken], whose buckets the function ranges over, in place of
-// adding them to dst's. dst then holds every figure of the Interval (Count,
-// Sum, Min, Max and the spans counted apart) and the other buckets, which
-// [IndexedBuckets] reads: the Interval's buckets are the Taken's and dst's,
-// added up. Where src is not a *counter.Histogram, the function is not
+// but for the writers' tallies it takes: it calls the Direct's function
+// with each, as a [Taken], whose buckets the function ranges over, in
+// place of adding them to dst's. dst then holds every figure of the
+// Interval (Count, Sum, Min, Max and the spans counted apart) and the
+// other buckets, which [IndexedBuckets] reads: those of the records the
+// Interval finds in flight and adds one by one, of the writers closed
+// since the last Interval, and of what the function leaves. The
+// Interval's buckets are the Taken's and dst's, added up. Where src is not a *counter.Histogram, the function is not
 // called. dst's buckets are only a part of the Interval's, so that its
 // quantiles and buckets are for the exporter alone.
 //
@@ -86,8 +88,9 @@ func (d *diverter) Divert(off int, marks []uint64, counts []uint32) (n uint64, l
 	return 0, false // the deferred function sets them
 }
 
-// A Taken is a writer's tally that an Interval took whole, handed by a
-// [Direct] to its function. It is valid during that call only.
+// A Taken is a writer's tally that an Interval took (or the Interval's
+// copy of it, where the writer's last record may still be writing it),
+// handed by a [Direct] to its function. It is valid during that call only.
 type Taken struct {
 	off    int
 	marks  []uint64 // bit j%64 of word j/64 for counts[j] not 0
@@ -104,26 +107,33 @@ type Taken struct {
 // go to the Snapshot the Interval fills.
 func (t *Taken) Buckets() iter.Seq2[int, uint64] {
 	return func(yield func(int, uint64) bool) {
-		for w, b := range t.marks {
+		marks, counts, off := t.marks, t.counts, t.off
+		for w, b := range marks {
 			if b == 0 {
 				continue
 			}
 			for ; b != 0; b &= b - 1 {
 				j := w<<6 + bits.TrailingZeros64(b)
-				// The marks keep only what is not handed on yet: what a
-				// loop that stops or panics leaves, and no more for the
-				// tally's reset to walk.
-				t.marks[w] = b & (b - 1)
-				c := t.counts[j]
+				if uint(j) >= uint(len(counts)) {
+					break // not so: marks name counts
+				}
+				c := counts[j]
 				if c == 0 {
 					continue
 				}
-				t.counts[j] = 0
+				counts[j] = 0
 				t.n += uint64(c)
-				if !yield(t.off+j, uint64(c)) {
+				if !yield(off+j, uint64(c)) {
+					// The marks keep what is not handed on: what the
+					// loop leaves, and no more for the tally's reset to
+					// walk. Where yield panics, they keep the word's
+					// counts handed on too, emptied, which the hand-over
+					// passes over.
+					marks[w] = b & (b - 1)
 					return
 				}
 			}
+			marks[w] = 0
 		}
 		t.done = true
 	}

@@ -38,8 +38,9 @@ func bucketsOf(s *counter.Snapshot, m map[int]uint64) map[int]uint64 {
 // once the Taken's (each ranged over whole, in part, or not at all, or
 // left by a panic, which Interval raises once it has ended) and dst's are
 // added up, through Histogram.Record and through a Recorder;
-// that the function is called where a lock's tally holds a span, and
-// never for another Source; that a Taken kept past its call holds no
+// that the function is called where a lock's tally or a Recorder's holds
+// a span (a Recorder's first 64 spans go to a lock's), and never for
+// another Source; that a Taken kept past its call holds no
 // bucket; that a Taken's buckets come in the order of their indexes; and
 // that the Histogram's own Interval into dst, after, puts every bucket in
 // dst.
@@ -53,6 +54,7 @@ func TestDirect(t *testing.T) {
 		var kept *export.Taken
 		unordered := false  // a Taken's buckets came out of the order of their indexes
 		calls, stop := 0, 0 // stop: ranges over the first stop buckets, all where -1, and panics after one where -2
+		recorded := 0       // the Recorders' records
 		got := map[int]uint64{}
 		d := export.NewDirect(func(tk *export.Taken) {
 			calls++
@@ -87,20 +89,30 @@ func TestDirect(t *testing.T) {
 			}
 		})
 		for range rapid.IntRange(1, 6).Draw(t, "intervals") {
+			// split: the Recorder is past its first 64 spans, and the
+			// spans of Record are left out, so that the function's
+			// calls are for the Recorder's tally alone.
+			split := recorded >= 64 && rapid.Bool().Draw(t, "split")
 			lo := rapid.Int64Range(0, 1<<40).Draw(t, "lo")
-			locked, some := false, false // a span not negative, through Record; at all
-			for range rapid.IntRange(0, 40).Draw(t, "spans") {
+			tallied, some := false, false // a span not negative, in a tally; at all
+			for range rapid.IntRange(0, 80).Draw(t, "spans") {
 				s := counter.Tickdelta(lo + rapid.Int64Range(-4, 1<<rapid.IntRange(0, 24).Draw(t, "width")).Draw(t, "d"))
 				some = some || s >= 0
 				if rapid.Bool().Draw(t, "recorder") {
-					// A Recorder's first spans go through the lock too.
 					rr.Record(s)
 					hr.Record(s)
+					// A Recorder's first spans go through the lock, and
+					// the others to its tally: a Taken either way.
+					recorded++
+					tallied = tallied || s >= 0
+					continue
+				}
+				if split {
 					continue
 				}
 				ref.Record(s)
 				h.Record(s)
-				locked = locked || s >= 0
+				tallied = tallied || s >= 0
 			}
 			ref.Interval(&want)
 			clear(got)
@@ -120,8 +132,8 @@ func TestDirect(t *testing.T) {
 			if w := bucketsOf(&want, map[int]uint64{}); !maps.Equal(bucketsOf(&dst, got), w) {
 				t.Fatalf("a Direct's Interval (ranging over %d buckets of each Taken) has the buckets %v; Histogram.Interval %v", stop, got, w)
 			}
-			if (plain || !some) && calls != 0 || !plain && locked && calls == 0 {
-				t.Fatalf("%d calls of the function; a span: %v, through Record: %v, through a Direct: %v", calls, some, locked, !plain)
+			if (plain || !some) && calls != 0 || !plain && tallied && calls == 0 {
+				t.Fatalf("%d calls of the function; a span: %v, in a tally: %v, through a Direct: %v", calls, some, tallied, !plain)
 			}
 			if unordered {
 				t.Fatalf("a Taken's buckets came out of the order of their indexes")

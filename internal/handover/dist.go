@@ -41,7 +41,7 @@ type Dist struct {
 	// CPU was -1.
 	negative, migrated, unknownCPU uint64
 	// divert, where not nil, takes the counts of the tallies that
-	// addTally empties by their marks, in place of the buckets (Divert).
+	// addTally adds, in place of the buckets (Divert).
 	divert Diverter
 }
 
@@ -303,10 +303,12 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 	s.hi += hi + carry
 }
 
-// addTally adds a tally's spans. The tally is complete, or a copy of one:
-// its counts lie in the buckets of its minimum to its maximum, which bound
-// the walk, or, where it is marked, in its marked buckets, which it
-// empties (takeMarked).
+// addTally adds a tally's spans. The tally is the reader's: complete, or
+// a copy of one. Its counts lie in the buckets of its minimum to its
+// maximum, or, where it is marked, in its marked buckets; an unmarked one
+// is marked first (Tally.mark), at a look at each count of that span, and
+// then read by its marks, which empties it (takeMarked), or handed to the
+// Dist's Diverter.
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
 		from, to := t.window()
@@ -314,16 +316,16 @@ func (s *Dist) addTally(t *Tally) {
 		to = min(to, BucketOf(uint64(t.max))+1)
 		var n uint64
 		if from < to {
-			if t.marked && s.divert != nil {
-				var left bool
-				if n, left = s.divert.Divert(int(t.off), t.marks, t.counts); left {
-					s.cover(from, to)
-					n += s.takeMarked(t)
-				}
-			} else if s.cover(from, to); t.marked {
-				n = s.takeMarked(t)
-			} else {
-				n = s.addCounts(t.counts[from-t.off:to-t.off], int(from)-int(s.off))
+			if !t.marked {
+				t.mark(int(from-t.off), int(to-t.off))
+			}
+			left := true
+			if s.divert != nil {
+				n, left = s.divert.Divert(int(t.off), t.marks, t.counts)
+			}
+			if left {
+				s.cover(from, to)
+				n += s.takeMarked(t)
 			}
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
@@ -331,32 +333,6 @@ func (s *Dist) addTally(t *Tally) {
 	s.negative += uint64(t.negative)
 	s.migrated += uint64(t.migrated)
 	s.unknownCPU += uint64(t.unknownCPU)
-}
-
-// addCounts adds counts c to the buckets d places into the window on, and
-// returns their sum, two counts a step: most are 0 where a tally's spans
-// are fewer than its window's buckets.
-func (s *Dist) addCounts(c []uint32, d int) (n uint64) {
-	j := 0
-	for ; j+1 < len(c); j += 2 {
-		pair := c[j : j+2 : j+2]
-		if pair[0]|pair[1] == 0 {
-			continue
-		}
-		if pair[0] != 0 {
-			s.addAt(d+j, uint64(pair[0]))
-			n += uint64(pair[0])
-		}
-		if pair[1] != 0 {
-			s.addAt(d+j+1, uint64(pair[1]))
-			n += uint64(pair[1])
-		}
-	}
-	if j < len(c) && c[j] != 0 {
-		s.addAt(d+j, uint64(c[j]))
-		n += uint64(c[j])
-	}
-	return n
 }
 
 // takeMarked adds the counts of a marked tally (see Tally.marks), whose
@@ -387,18 +363,21 @@ func (s *Dist) takeMarked(t *Tally) (n uint64) {
 // Divert is handed the tally's window's first bucket, off, its marks, a
 // bit a bucket, set for each count not 0 (bit j%64 of word j/64 for
 // counts[j], the count of bucket off+j), and its counts. It must empty
-// each count it takes and clear its mark, and return their sum, and
-// whether it left any: the Dist then adds the counts it left, by the marks
-// it left, to its buckets.
+// each count it takes, and clear its mark or leave it on the emptied
+// count, which the Dist passes over, and return their sum, and whether it
+// left any: the Dist then adds the counts it left, by the marks it left,
+// to its buckets.
 type Diverter interface {
 	Divert(off int, marks []uint64, counts []uint32) (n uint64, left bool)
 }
 
-// Divert has the Dist hand the counts of each tally taken whole, one that
-// its writer's lock let the reader take (Collector.ListLocked), to d, in
-// place of adding them to its buckets, until it is called with nil: during
-// an Interval into the Dist, d is handed each such tally, which may hold
-// buckets that other tallies hold too. The Dist's figures (Count, Sum,
+// Divert has the Dist hand the counts of each tally it adds to d, in place
+// of adding them to its buckets, until it is called with nil: during an
+// Interval into the Dist, d is handed each tally the Interval took from a
+// writer (or a copy of it), which may hold buckets that other tallies hold
+// too, while the records the Interval adds one by one (those in flight)
+// and the Collector's leftovers (the writers closed or retired since the
+// last Interval) go to the Dist's buckets. The Dist's figures (Count, Sum,
 // Min, Max and the spans counted apart) still take every span, so that
 // they are the Interval's, while its buckets hold only the spans d did not
 // take: an exporter that places an Interval's buckets in its own places

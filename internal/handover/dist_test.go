@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -125,6 +126,60 @@ func TestDistAddTallyBits(t *testing.T) {
 			if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
 				t.Fatalf("%d buckets from %d: got %v; want %v", n, first, got, want)
 			}
+		}
+	}
+}
+
+// TestTallyMark marks tallies whose counts not 0 lie at random in a span
+// [i, k) of their window, sparse and dense, from every place modulo 8 and
+// across words of marks, and checks that the marks name exactly those
+// counts, that addTally then takes each, and that the tally is empty after.
+func TestTallyMark(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		n := 1 + r.IntN(300)
+		from := uint64(64*r.IntN(4) + r.IntN(8))
+		tl := newTally(from, from+uint64(n))
+		w := len(tl.counts)
+		i := r.IntN(w)
+		k := i + 1 + r.IntN(w-i)
+		want := map[int]uint64{}
+		dense := r.IntN(3) == 0
+		for j := i; j < k; j++ {
+			if dense && r.IntN(2) == 0 || r.IntN(20) == 0 || j == i && r.IntN(2) == 0 || j == k-1 && r.IntN(2) == 0 {
+				c := uint32(1 + r.IntN(1<<r.IntN(32)))
+				tl.counts[j] = c
+				want[int(tl.off)+j] = uint64(c)
+			}
+		}
+		cp := &Tally{counts: append([]uint32(nil), tl.counts...), off: tl.off}
+		tl.mark(i, k)
+		if !tl.marked {
+			t.Fatal("mark left the tally unmarked")
+		}
+		for j := range w {
+			if on := tl.marks[j>>6]>>(j&63)&1 == 1; on != (tl.counts[j] != 0) {
+				t.Fatalf("window %d, marked [%d, %d): count %d is %d, and its mark %v", w, i, k, j, tl.counts[j], on)
+			}
+		}
+		for j := w; j < len(tl.marks)*64; j++ {
+			if tl.marks[j>>6]>>(j&63)&1 == 1 {
+				t.Fatalf("window %d: a mark past it, at %d", w, j)
+			}
+		}
+		// A copy, whose marks mark allocates.
+		cp.mark(i, k)
+		if !slices.Equal(cp.marks[:len(tl.marks)], tl.marks) {
+			t.Fatalf("a copy's marks %x; the tally's %x", cp.marks, tl.marks)
+		}
+		var s Dist
+		s.cover(tl.off, tl.off+uint64(w))
+		s.takeMarked(tl)
+		if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
+			t.Fatalf("took %v; want %v", got, want)
+		}
+		if slices.ContainsFunc(tl.counts, func(c uint32) bool { return c != 0 }) || slices.ContainsFunc(tl.marks, func(m uint64) bool { return m != 0 }) {
+			t.Fatal("a taken tally still holds counts or marks")
 		}
 	}
 }

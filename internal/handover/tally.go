@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 )
 
 // A Tally is what one writer has recorded into since the reader last took
@@ -140,6 +141,76 @@ func (t *Tally) fit(from, to uint64) {
 	t.off = min(from-min(from, (c-n)/2), NumBuckets-c)
 }
 
+// mark sets the marks of t's counts not 0 among counts[i:k], which must
+// hold every count not 0, and says that they do (marked): the reader then
+// reads t by its marks (Dist.takeMarked), as it reads a tally it took
+// whole. t is the reader's: complete and out of its writer's reach, or a
+// copy. It looks at eight counts a step, as most counts of a tally of
+// fewer spans than buckets are 0.
+func (t *Tally) mark(i, k int) {
+	if need := (len(t.counts) + 63) >> 6; len(t.marks) < need {
+		t.marks = make([]uint64, need, (cap(t.counts)+63)>>6)
+	}
+	c, m := t.counts[:k], t.marks
+	j := i
+	for ; j < k && j&7 != 0; j++ {
+		if c[j] != 0 {
+			m[j>>6] |= 1 << (j & 63)
+		}
+	}
+	// From a multiple of 8 on, eight counts a step, whose eight bits lie in
+	// one word of marks, tested as four words of two counts where the
+	// counts' storage is aligned to 8 bytes, as Go aligns an allocation of
+	// 8 bytes or more (so is each eighth count then). The step's counts lie
+	// in c[j:k], as n ≤ k−j.
+	if n := (k - j) &^ 7; n > 0 && uintptr(unsafe.Pointer(&c[j]))%8 == 0 {
+		p := unsafe.Pointer(&c[j])
+		for x := 0; x < n; x += 8 {
+			q := unsafe.Add(p, 4*x)
+			if w := (*[4]uint64)(q); w[0]|w[1]|w[2]|w[3] != 0 {
+				m[(j+x)>>6] |= nonzero8((*[8]uint32)(q), w) << ((j + x) & 63)
+			}
+		}
+		j += n
+	}
+	for ; j < k; j++ {
+		if c[j] != 0 {
+			m[j>>6] |= 1 << (j & 63)
+		}
+	}
+	t.marked = true
+}
+
+// nonzero8 returns a bit for each of the eight counts q, set where the
+// count is not 0: it looks at the counts of the words w, its counts two by
+// two, not 0, as most of a tally's counts are 0.
+func nonzero8(q *[8]uint32, w *[4]uint64) (b uint64) {
+	if w[0] != 0 {
+		b |= nonzero2(q[0], q[1])
+	}
+	if w[1] != 0 {
+		b |= nonzero2(q[2], q[3]) << 2
+	}
+	if w[2] != 0 {
+		b |= nonzero2(q[4], q[5]) << 4
+	}
+	if w[3] != 0 {
+		b |= nonzero2(q[6], q[7]) << 6
+	}
+	return b
+}
+
+// nonzero2 returns bit 0 set where x is not 0, and bit 1 where y is not.
+func nonzero2(x, y uint32) (b uint64) {
+	if x != 0 {
+		b = 1
+	}
+	if y != 0 {
+		b |= 2
+	}
+	return b
+}
+
 // load copies t into dst with atomic loads, as its writer may store to it
 // meanwhile, and returns dst. dst is the reader's own.
 func (dst *Tally) load(t *Tally) *Tally {
@@ -148,6 +219,8 @@ func (dst *Tally) load(t *Tally) *Tally {
 	}
 	dst.counts, dst.off = dst.counts[:len(t.counts)], t.off
 	loadCounts(dst.counts, t.counts)
+	clear(dst.marks)
+	dst.marked = false
 	dst.lo = atomic.LoadUint64(&t.lo)
 	dst.hi = atomic.LoadUint64(&t.hi)
 	dst.min = atomic.LoadInt64(&t.min)
