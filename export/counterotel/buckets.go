@@ -112,22 +112,23 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 }
 
 // addTaken counts the spans of tk, a writer's tally that an Interval took
-// whole ([export.Direct]), as add counts those of a Snapshot: as if they
-// were merged into the Snapshot that t counts.
+// ([export.Direct]), as add counts those of a Snapshot: as if they were
+// merged into the Snapshot that t counts.
 func (t *tally) addTaken(tk *export.Taken, l *layout, pl *export.Memo[int32]) {
-	shift := uint(l.exp.Scale() - t.scale)
+	// The scale and the counts change only in between: kept at hand.
+	shift, off, counts := uint(l.exp.Scale()-t.scale), t.offset, t.counts
 	for k, n := range t.ends.BetweenTaken(tk) {
 		i, ok := pl.Known(k)
 		if !ok {
 			i = pl.Value(k)
 		}
 		i >>= shift & 31 // shift is below 16 (see fit): the mask spares a check
-		if j := i - t.offset; j >= 0 && int(j) < len(t.counts) {
-			t.counts[j] += n
+		if j := i - off; j >= 0 && int(j) < len(counts) {
+			counts[j] += n
 			continue
 		}
 		t.between(i, n, l)
-		shift = uint(l.exp.Scale() - t.scale)
+		shift, off, counts = uint(l.exp.Scale()-t.scale), t.offset, t.counts
 	}
 }
 
