@@ -39,6 +39,10 @@ func init() {
 	// Package export reads a Snapshot's buckets by index through this
 	// (export.IndexedBuckets): a store, and no work.
 	handover.SnapshotDist = func(s any) *handover.Dist { return &s.(*Snapshot).d }
+	// and export.Direct takes a Family's Intervals through this.
+	handover.FamilyInterval = func(f any, d handover.Diverter, before func(values []string), visit func(values []string, s any)) {
+		f.(*Family).intervalDirect(d, before, func(values []string, s *Snapshot) { visit(values, s) })
+	}
 }
 
 // QuantileError is the largest relative error of [Snapshot.Quantile] against

@@ -15,18 +15,27 @@ import (
 // Interval takes from a writer, the spans of [counter.Histogram.Record]
 // and of each [counter.Recorder]. It saves writing them into the
 // Snapshot, reading them back and emptying them. Make one with
-// [NewDirect]; it may serve any number of Sources, one Interval at a time.
+// [NewDirect]; it may serve any number of Sources and Families
+// ([Direct.FamilyInterval]), one Interval at a time.
 type Direct struct {
 	take     func(*Taken)
 	taken    Taken
 	panicked bool // take panicked, with panicVal, in this Interval
 	panicVal any
+	// visit is FamilyInterval's, during that call, which visitAny, made
+	// once, calls: so that a FamilyInterval allocates nothing of its own.
+	visit    func(values []string, s *counter.Snapshot)
+	visitAny func(values []string, s any)
 }
 
 // NewDirect returns a Direct that hands the buckets it takes to take. A
 // Direct of a nil take, like a nil *Direct, takes Intervals as the Sources'
 // own Interval does.
-func NewDirect(take func(*Taken)) *Direct { return &Direct{take: take} }
+func NewDirect(take func(*Taken)) *Direct {
+	d := &Direct{take: take}
+	d.visitAny = d.visitSnapshot
+	return d
+}
 
 // Interval takes the Interval of src into dst, as src.Interval(dst) does,
 // but for the writers' tallies it takes: it calls the Direct's function
@@ -53,6 +62,7 @@ func (d *Direct) Interval(src Source, dst *counter.Snapshot) {
 		src.Interval(dst)
 		return
 	}
+	d.panicked, d.panicVal = false, nil // left by a call that panicked elsewhere
 	s := handover.SnapshotDist(dst)
 	s.Divert((*diverter)(d))
 	defer s.Divert(nil)
@@ -63,6 +73,38 @@ func (d *Direct) Interval(src Source, dst *counter.Snapshot) {
 		panic(v)
 	}
 }
+
+// FamilyInterval takes the Interval of each series of f, as
+// f.Interval(visit) does, handing the writers' tallies that each series'
+// Interval takes to the Direct's function, as Interval does: before each
+// series' Interval, it calls begin with the series' label values (nil for
+// the overflow series), so that the function knows whose they are, and
+// visit then gets the Snapshot of that Interval, which holds every figure
+// and the other buckets, as Interval's dst does. values are valid only
+// during the calls. The function, begin and visit must not call an
+// Interval. Where the function panics, every series' Interval still ends
+// and is visited, as if the function had stopped ranging there, and
+// FamilyInterval then panics with the same value. A Direct of a nil
+// function, or a nil *Direct, takes f's Intervals as f.Interval does,
+// calling begin all the same.
+func (d *Direct) FamilyInterval(f *counter.Family, begin func(values []string), visit func(values []string, s *counter.Snapshot)) {
+	if d == nil || d.take == nil {
+		handover.FamilyInterval(f, nil, begin, func(values []string, s any) { visit(values, s.(*counter.Snapshot)) })
+		return
+	}
+	d.panicked, d.panicVal = false, nil // left by a call that panicked elsewhere
+	d.visit = visit
+	defer func() { d.visit = nil }()
+	handover.FamilyInterval(f, (*diverter)(d), begin, d.visitAny)
+	if d.panicked {
+		v := d.panicVal
+		d.panicked, d.panicVal = false, nil
+		panic(v)
+	}
+}
+
+// visitSnapshot calls the visit of the FamilyInterval under way.
+func (d *Direct) visitSnapshot(values []string, s any) { d.visit(values, s.(*counter.Snapshot)) }
 
 // A diverter is a Direct as the hand-over sees it (handover.Diverter), so
 // that Divert is not a method of Direct's.

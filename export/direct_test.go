@@ -167,9 +167,26 @@ func intervalPanic(d *export.Direct, h *counter.Histogram, dst *counter.Snapshot
 }
 
 // TestDirectNil checks that a Direct of a nil function, and a nil *Direct,
-// take Intervals as the Histogram's own Interval does.
+// take Intervals as the Histogram's own Interval does, and a Family's as
+// its own does, calling begin all the same.
 func TestDirectNil(t *testing.T) {
 	for _, d := range []*export.Direct{export.NewDirect(nil), nil} {
+		f, err := counter.NewFamily([]string{"route"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.With("/a").Record(7)
+		var began []string
+		visits := 0
+		d.FamilyInterval(f, func(values []string) { began = append(began, values...) }, func(values []string, s *counter.Snapshot) {
+			visits++
+			if len(began) != 1 || began[0] != "/a" || s.Count() != 1 || bucketsOf(s, map[int]uint64{})[export.BucketIndex(counter.Bucket{Min: 7})] != 1 {
+				t.Errorf("%v: began %q, visited %q with %d spans; want /a, and 7 in its bucket", d, began, values, s.Count())
+			}
+		})
+		if visits != 1 {
+			t.Errorf("%v: %d visits of a Family of one series", d, visits)
+		}
 		h := counter.NewHistogram()
 		h.Record(7)
 		h.Record(-1)
@@ -225,4 +242,130 @@ func TestDirectConcurrent(t *testing.T) {
 	if w := bucketsOf(&want, map[int]uint64{}); !maps.Equal(got, w) {
 		t.Fatalf("the Direct's Intervals added up hold %d buckets, the Histogram's %d: they differ", len(got), len(w))
 	}
+}
+
+// TestDirectFamily checks that a Direct's FamilyInterval takes what
+// Family.Interval takes: the same spans recorded into the series of two
+// Families (past their limit too, so into the overflow series), through
+// Histogram.Record and through Recorders, give each series equal figures,
+// and equal buckets once the Taken's, handed on between the begin and the
+// visit of that series, and the Snapshot's are added up; that begin comes
+// before each visit, with its values; that the function is called for each
+// series whose tallies hold a span, unless it panicked before in that
+// FamilyInterval, which then panics once every series is visited.
+func TestDirectFamily(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ref, err := counter.NewFamily([]string{"route"}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fam, _ := counter.NewFamily([]string{"route"}, 3)
+		routes := []string{"a", "b", "c", "d", "e"}
+		recorders := map[string][2]*counter.Recorder{}
+		defer func() {
+			for _, rs := range recorders {
+				rs[0].Close()
+				rs[1].Close()
+			}
+		}()
+		keyOf := func(values []string) string {
+			if values == nil {
+				return "overflow"
+			}
+			return values[0]
+		}
+		series, members := map[string]string{}, 0 // each route's series, by keyOf
+		cur := ""                                 // the series begin began, "" between a visit and the next begin
+		panicAt := -1                             // the function panics at its call of this number
+		calls := 0                                // the function's calls in this FamilyInterval
+		called := map[string]bool{}
+		got := map[string]map[int]uint64{}
+		d := export.NewDirect(func(tk *export.Taken) {
+			if cur == "" {
+				t.Fatalf("the function was called outside a series' begin and visit")
+			}
+			called[cur] = true
+			if calls++; calls-1 == panicAt {
+				panic(errDirect)
+			}
+			for i, n := range tk.Buckets() {
+				got[cur][i] += n
+			}
+		})
+		for range rapid.IntRange(1, 4).Draw(t, "intervals") {
+			spans := map[string]bool{} // the series that took a span not negative
+			for range rapid.IntRange(0, 120).Draw(t, "spans") {
+				route := rapid.SampledFrom(routes).Draw(t, "route")
+				if _, ok := series[route]; !ok {
+					// A Family of limit 3 holds 2 members and the overflow.
+					series[route] = "overflow"
+					if members < 2 {
+						series[route], members = route, members+1
+					}
+				}
+				s := counter.Tickdelta(rapid.Int64Range(-2, 1<<rapid.IntRange(0, 30).Draw(t, "width")).Draw(t, "d"))
+				if rapid.Bool().Draw(t, "recorder") {
+					rs, ok := recorders[route]
+					if !ok {
+						rs = [2]*counter.Recorder{ref.With(route).Recorder(), fam.With(route).Recorder()}
+						recorders[route] = rs
+					}
+					rs[0].Record(s)
+					rs[1].Record(s)
+				} else {
+					ref.With(route).Record(s)
+					fam.With(route).Record(s)
+				}
+				if s >= 0 {
+					spans[series[route]] = true
+				}
+			}
+			want := map[string]map[int]uint64{}
+			wantFig := map[string]figures{}
+			ref.Interval(func(values []string, s *counter.Snapshot) {
+				want[keyOf(values)] = bucketsOf(s, map[int]uint64{})
+				wantFig[keyOf(values)] = figuresOf(s)
+			})
+			clear(got)
+			clear(called)
+			calls = 0
+			panicAt = rapid.IntRange(-1, 3).Draw(t, "panic at")
+			visited := 0
+			v := func() (v any) {
+				defer func() { v = recover() }()
+				d.FamilyInterval(fam, func(values []string) {
+					if cur != "" {
+						t.Fatalf("begin for %s before the visit of %s", keyOf(values), cur)
+					}
+					cur = keyOf(values)
+					got[cur] = map[int]uint64{}
+				}, func(values []string, s *counter.Snapshot) {
+					if k := keyOf(values); k != cur {
+						t.Fatalf("the visit of %s after begin for %s", k, cur)
+					}
+					visited++
+					bucketsOf(s, got[cur])
+					if g, w := figuresOf(s), wantFig[cur]; g != w {
+						t.Fatalf("series %s: a FamilyInterval's figures %+v; Family.Interval's %+v", cur, g, w)
+					}
+					cur = ""
+				})
+				return nil
+			}()
+			if panicked := panicAt >= 0 && calls > panicAt; panicked != (v != nil) || v != nil && v != errDirect {
+				t.Fatalf("FamilyInterval panicked with %v after %d calls; the function panics at call %d", v, calls, panicAt)
+			}
+			if visited != len(want) {
+				t.Fatalf("%d series visited; Family.Interval visits %d", visited, len(want))
+			}
+			for k, w := range want {
+				if !maps.Equal(got[k], w) {
+					t.Fatalf("series %s: a FamilyInterval's buckets %v; Family.Interval's %v", k, got[k], w)
+				}
+				if spans[k] && !called[k] && (panicAt < 0 || calls <= panicAt) {
+					t.Fatalf("series %s took a span, and the function was not called for it", k)
+				}
+			}
+		}
+	})
 }

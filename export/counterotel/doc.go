@@ -180,10 +180,11 @@
 // first Produce that placed a bucket of that doubling. The SDK's
 // exponential histogram finds that bucket at each span it records; a
 // Producer at each Snapshot bucket of each Interval. Where the Source is a
-// [counter.Histogram], the buckets of the writers' tallies that its
-// Interval takes (those of [counter.Histogram.Record] and of each
-// [counter.Recorder]) are placed as the Interval takes them, straight from
-// the tally ([export.Direct]), without passing through the Snapshot. A delta point's counts
+// [counter.Histogram], or a [counter.Family] (each of its series), the
+// buckets of the writers' tallies that its Interval takes (those of
+// [counter.Histogram.Record] and of each [counter.Recorder]) are placed as
+// the Interval takes them, straight from the tally ([export.Direct]),
+// without passing through the Snapshot. A delta point's counts
 // are made afresh from the Interval, and the cumulative ones are kept
 // current too, so that a temporality selector may change its answer between
 // Produces.

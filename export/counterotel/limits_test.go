@@ -74,7 +74,11 @@ func randomLimits(r *rand.Rand) limits {
 // that one scale finer would not), every span in the bucket of its value
 // of export.Values at that scale, and count, sum, zero count, min and max
 // as the Snapshot has them. Later batches spread differently, so that a
-// cumulative point's first and last buckets and its scale change.
+// cumulative point's first and last buckets and its scale change. Half
+// the cases register the Histogram through a Tap of a Feed, a Source
+// other than a Histogram, whose buckets the Producer places from the
+// Snapshot, the others the Histogram, whose tallies an export.Direct hands
+// it.
 func TestLimits(t *testing.T) {
 	for c := range 300 {
 		r := rand.New(rand.NewPCG(uint64(c), 32))
@@ -83,7 +87,11 @@ func TestLimits(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%s/size%d/scale%d", c, tm.name, lim.size, lim.scale), func(t *testing.T) {
 			hs := newHarness(t, tm.sel, lim.options()...)
 			h := counter.NewHistogram()
-			if err := hs.p.Register("limited", h, rate); err != nil {
+			var src export.Source = h
+			if c%2 == 1 {
+				src = export.NewFeed(h).Tap()
+			}
+			if err := hs.p.Register("limited", src, rate); err != nil {
 				t.Fatal(err)
 			}
 			var all []counter.Tickdelta

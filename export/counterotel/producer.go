@@ -113,7 +113,19 @@ type Producer struct {
 	// whole to placeTaken, which places their buckets for cur (begin sets
 	// it).
 	direct *export.Direct
-	cur    struct {
+	// out is the batch of the Produce under way.
+	out batch
+	// fam is takeFamily's state, which famBegin and famVisit, made once
+	// with the Producer, read as they are called for each series of a
+	// Family: so that they take no allocation a Produce.
+	fam struct {
+		r   *registration
+		now time.Time
+		i   int // the series' place among the registration's members
+	}
+	famBegin func(values []string)
+	famVisit func(values []string, s *counter.Snapshot)
+	cur      struct {
 		sr    *series
 		pl    *export.Memo[int32]
 		delta bool
@@ -236,6 +248,7 @@ func (p *Producer) init() {
 	}
 	p.layout = newLayout(p.maxSize, p.maxScale)
 	p.direct = export.NewDirect(p.placeTaken)
+	p.famBegin, p.famVisit = p.beginFamilySeries, p.visitFamilySeries
 }
 
 // Register adds src to what each Produce exports: as a data point of the
@@ -398,10 +411,15 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	if len(p.groups) == 0 {
 		return nil, nil
 	}
-	b := batch{
+	// The batch is the Producer's, so that the functions a Family's
+	// Interval calls (takeFamily) reach it without its escaping, and
+	// emptied as Produce returns: the points are the caller's.
+	p.out = batch{
 		histDelta: p.temporality(metric.InstrumentKindHistogram) == metricdata.DeltaTemporality,
 		sumDelta:  p.temporality(metric.InstrumentKindCounter) == metricdata.DeltaTemporality,
 	}
+	b := &p.out
+	defer func() { p.out = batch{} }()
 	n := 0 // as many as there are series now, unless a Family makes more
 	for _, g := range p.groups {
 		for _, r := range g.regs {
@@ -412,17 +430,17 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 			}
 		}
 	}
-	out, metrics := newOutput(&b, n, len(p.groups), p.maxSize)
+	out, metrics := newOutput(b, n, len(p.groups), p.maxSize)
 	for _, g := range p.groups {
 		from := len(b.hists)
 		for _, r := range g.regs {
 			if r.fam != nil {
-				p.takeFamily(&b, r)
+				p.takeFamily(r)
 				continue
 			}
-			p.begin(&b, r.one, r.rate)
+			p.begin(b, r.one, r.rate)
 			p.direct.Interval(r.src, &p.scratch)
-			p.take(&b, r.one, &p.scratch, r.rate, time.Now())
+			p.take(b, r.one, &p.scratch, r.rate, time.Now())
 		}
 		to := len(b.hists)
 		metrics = append(metrics,

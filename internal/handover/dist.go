@@ -51,6 +51,15 @@ type Dist struct {
 // other work.
 var SnapshotDist func(s any) *Dist
 
+// FamilyInterval takes the Interval of f, a *counter.Family, as its
+// Interval(visit) does, visit's s being a *counter.Snapshot, but with d
+// taking the tallies of each series' Interval (Dist.Divert), where d is
+// not nil, and before called with the series' values as the series'
+// Interval is about to fill s: for package export's Direct, which cannot
+// see a Family's fields. Package counter sets it as it is initialized: one
+// store, and no other work.
+var FamilyInterval func(f any, d Diverter, before func(values []string), visit func(values []string, s any))
+
 // noCopy makes go vet's copylocks check report a copy of what holds it.
 type noCopy struct{}
 
