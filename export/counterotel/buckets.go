@@ -23,13 +23,6 @@ func newLayout(maxSize, maxScale int32) layout {
 	return layout{exp: exp, maxScale: maxScale, maxSize: maxSize}
 }
 
-// index returns the bucket of v seconds, v > 0, at scale s ≤ l.maxScale:
-// its bucket at the finer scale of l.exp, shifted (see
-// [export.Exponential.Index]).
-func (l *layout) index(v float64, s int32) int32 {
-	return l.exp.Index(v) >> (l.exp.Scale() - s)
-}
-
 // fit returns by how many scales to lower the buckets lo to hi, lo ≤ hi, so
 // that they are at most maxSize: the least k for which
 // (hi>>k) − (lo>>k) < maxSize, the rule of the SDK's exponential histogram
@@ -78,6 +71,33 @@ type tally struct {
 	scale  int32
 	offset int32    // the bucket of counts[0], at scale
 	counts []uint64 // at most maxSize; the first and the last are not 0
+	// known are the values of the ends that the last points placed, with
+	// their buckets at the layout's scale, the latest first: the ends and
+	// the total's Min and Max seldom move, so that a point mostly finds
+	// its ends' buckets here rather than working them out again (indexOf).
+	// A tally serves one rate between two resets.
+	known [6]knownValue
+}
+
+// A knownValue is a value of an end and its bucket at the layout's scale.
+type knownValue struct {
+	v  counter.Tickdelta
+	i  int32
+	ok bool
+}
+
+// indexOf returns the bucket, at the layout's scale, of v, positive, in
+// seconds at the rate r, which is t's, from t.known where it is there.
+func (t *tally) indexOf(v counter.Tickdelta, l *layout, r counter.TickRate) int32 {
+	for _, k := range t.known {
+		if k.ok && k.v == v {
+			return k.i
+		}
+	}
+	i := l.exp.Index(export.Seconds(v, r))
+	copy(t.known[1:], t.known[:len(t.known)-1])
+	t.known[0] = knownValue{v, i, true}
+	return i
 }
 
 // reset empties t.
@@ -217,7 +237,7 @@ func (t *tally) point(dp *metricdata.ExponentialHistogramDataPoint[float64], lea
 			zero += n
 			continue
 		}
-		i := l.index(export.Seconds(v, r), t.scale)
+		i := t.indexOf(v, l, r) >> (l.exp.Scale() - t.scale)
 		if m == 0 && len(t.counts) == 0 {
 			lo, hi = i, i
 		}
