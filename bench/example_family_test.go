@@ -9,8 +9,9 @@ import (
 	"github.com/tickstamp/counter/export/counterprom"
 )
 
-// A Family exported to Prometheus, one Collector for every series, and to
-// OpenTelemetry, one registration: as the README's Export section shows.
+// A Family exported to Prometheus, one Collector for every series, as the
+// README's Export section shows. A Family has one reader: each span goes
+// to one Interval, so a second exporter of f would split its spans.
 func Example_family() {
 	c, err := counter.Discover()
 	if err != nil {
@@ -24,7 +25,21 @@ func Example_family() {
 		Name: "request_duration_seconds", Help: "How long a request takes.",
 		NativeHistogramBucketFactor: 1.01, NativeHistogramMaxBucketNumber: 160,
 	}))
-	p := counterotel.NewProducer() // and to OpenTelemetry, one registration
+	// or, in place of the Collector: p.RegisterFamily("request.duration", f, c.Rate())
+}
+
+// A Family exported to OpenTelemetry instead, one registration for every
+// series, its labels as attributes.
+func Example_familyOTel() {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
+	f, err := counter.NewFamily([]string{"method", "route"}, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := counterotel.NewProducer()
 	if err := p.RegisterFamily("request.duration", f, c.Rate()); err != nil {
 		log.Fatal(err)
 	}

@@ -79,24 +79,24 @@ type tally struct {
 	known [6]knownValue
 }
 
-// A knownValue is a value of an end and its bucket at the layout's scale.
+// A knownValue is a value of an end, positive, and its bucket at the
+// layout's scale; the zero knownValue holds none.
 type knownValue struct {
-	v  counter.Tickdelta
-	i  int32
-	ok bool
+	v counter.Tickdelta
+	i int32
 }
 
 // indexOf returns the bucket, at the layout's scale, of v, positive, in
 // seconds at the rate r, which is t's, from t.known where it is there.
 func (t *tally) indexOf(v counter.Tickdelta, l *layout, r counter.TickRate) int32 {
 	for _, k := range t.known {
-		if k.ok && k.v == v {
+		if k.v == v {
 			return k.i
 		}
 	}
 	i := l.exp.Index(export.Seconds(v, r))
 	copy(t.known[1:], t.known[:len(t.known)-1])
-	t.known[0] = knownValue{v, i, true}
+	t.known[0] = knownValue{v, i}
 	return i
 }
 

@@ -202,8 +202,9 @@
 // Collect, for the SDK's own instruments to fill again, but a Producer is
 // not handed it, and the caller may keep what a Collect returned. Each
 // registration, and each series of a family, keeps its total's figures (56
-// bytes) and its cumulative point's counts (8 bytes a bucket, at most the
-// maximum size), whatever the range of its spans, and the Producer one
+// bytes), its cumulative point's counts (8 bytes a bucket, at most the
+// maximum size), whatever the range of its spans, and the buckets of the
+// last six values of its ends (96 bytes), and the Producer one
 // Snapshot for the Intervals of Sources (a Family has its own), and for
 // each rate of its registrations 464 bytes and 512 more for each doubling
 // of spans it placed, where it remembers the places of that doubling's
