@@ -150,7 +150,12 @@ func threadCPU(t *testing.T) time.Duration {
 // says the thread ran during the sleep. That last term is the runtime
 // parking the locked thread and waking it again, inside the sleep's wall
 // span; on a busy host it can be a millisecond, so a bound of wall time
-// less the sleep alone fails there (it did, in CI, by 21 µs).
+// less the sleep alone fails there (it did, in CI, by 21 µs). On a virtual
+// machine the hypervisor may also take the vCPU while the thread is on it,
+// waking: the task clock counts that stolen time and the thread's CPU clock
+// does not (it did, in CI, by 1.3 ms), so the upper bound allows half the
+// sleep for it. Counting the blocked thread would still exceed the bound by
+// the other half.
 func TestTaskClock(t *testing.T) {
 	lock(t)
 	c := openOrSkip(t, TaskClock, Options{})
@@ -176,15 +181,16 @@ func TestTaskClock(t *testing.T) {
 	// a little below, 1% and a little above, the wall clock's rate being
 	// another clock's too.
 	lo := spun*9/10 - 100*time.Microsecond
-	hi := wall - slept + ranAsleep + wall/100 + 100*time.Microsecond
+	hi := wall - slept/2 + ranAsleep + wall/100 + 100*time.Microsecond
 	if got < lo || got > hi {
 		t.Errorf("task clock %v for %v of CPU spinning and a sleep of %v (%v of it on a CPU) in %v; want between %v and %v",
 			got, spun, slept, ranAsleep, wall, lo, hi)
 	}
 	// Counting the blocked thread would put the task clock near the wall
 	// time: hi excludes that wherever the thread was off its CPU for more
-	// than half the sleep, which this checks so that the bound means it.
-	if ranAsleep > slept/2 {
+	// than a quarter of the sleep, which this checks so that the bound
+	// means it.
+	if ranAsleep > slept/4 {
 		t.Errorf("the thread ran %v of a %v sleep: the sleep did not block it", ranAsleep, slept)
 	}
 	if r.Enabled < r.Running {
