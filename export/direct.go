@@ -138,6 +138,7 @@ type Taken struct {
 	marks  []uint64 // bit j%64 of word j/64 for counts[j] not 0
 	counts []uint32
 	n      uint64 // the sum of the counts handed on
+	w      int    // the marks before word w are 0 (PlaceTaken)
 	done   bool   // every count was handed on
 }
 

@@ -133,22 +133,16 @@ func (t *tally) add(s *counter.Snapshot, l *layout, pl *export.Memo[int32]) {
 
 // addTaken counts the spans of tk, a writer's tally that an Interval took
 // ([export.Direct]), as add counts those of a Snapshot: as if they were
-// merged into the Snapshot that t counts.
+// merged into the Snapshot that t counts. PlaceTaken places most of its
+// buckets, and hands back the few that an end, a row of pl not worked out
+// yet, or a bucket outside counts makes place's.
 func (t *tally) addTaken(tk *export.Taken, l *layout, pl *export.Memo[int32]) {
-	// The scale and the counts change only in between: kept at hand.
-	shift, off, counts := uint(l.exp.Scale()-t.scale), t.offset, t.counts
-	for k, n := range t.ends.BetweenTaken(tk) {
-		i, ok := pl.Known(k)
+	for {
+		k, n, ok := t.ends.PlaceTaken(tk, uint(l.exp.Scale()-t.scale), pl, t.offset, t.counts)
 		if !ok {
-			i = pl.Value(k)
+			return
 		}
-		i >>= shift & 31 // shift is below 16 (see fit): the mask spares a check
-		if j := i - off; j >= 0 && int(j) < len(counts) {
-			counts[j] += n
-			continue
-		}
-		t.between(i, n, l)
-		shift, off, counts = uint(l.exp.Scale()-t.scale), t.offset, t.counts
+		t.place(k, n, l, pl)
 	}
 }
 

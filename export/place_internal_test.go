@@ -1,0 +1,116 @@
+package export
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/tickstamp/counter"
+)
+
+// TestPlaceTaken checks PlaceTaken against a loop over BetweenTaken that
+// places each bucket it hands on: over tallies of any window, sparse or
+// dense, whose marks also name empty counts and, in the last word,
+// counts past the window; with no end, one or two, inside the window or
+// beyond it; with a memo of some rows worked out; at any shift, into
+// counts that hold some of the slots or none. It checks that the slots
+// and the ends come out equal, that the Taken is left as that loop leaves
+// it (every count and mark cleared, its sum, done), also where the caller
+// stops calling and ranges over the rest; and that every bucket it
+// returns is one it could not place: not strictly between the ends, of a
+// row not worked out, or of a slot outside the counts.
+func TestPlaceTaken(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		size := rapid.IntRange(1, 300).Draw(t, "window")
+		off := rapid.IntRange(0, NumBuckets-size).Draw(t, "off")
+		counts := make([]uint32, size)
+		marks := make([]uint64, (size+63)/64+rapid.IntRange(0, 1).Draw(t, "extra word"))
+		density := rapid.IntRange(1, 100).Draw(t, "density")
+		for j := range counts {
+			if rapid.IntRange(1, 100).Draw(t, "p") <= density {
+				counts[j] = uint32(rapid.IntRange(1, 1000).Draw(t, "count"))
+				marks[j/64] |= 1 << (j % 64)
+			} else if rapid.IntRange(0, 9).Draw(t, "empty marked") == 0 {
+				marks[j/64] |= 1 << (j % 64)
+			}
+		}
+		if size%64 != 0 && rapid.Bool().Draw(t, "marks past the window") {
+			marks[size/64] |= 1 << 63
+		}
+		var e Ends
+		for range rapid.IntRange(0, 3).Draw(t, "ends") {
+			// Near the window, or at its first or last count, or at one
+			// of the tally's buckets.
+			k := rapid.IntRange(max(off-20, 1), min(off+size+20, NumBuckets-1)).Draw(t, "end")
+			switch rapid.IntRange(0, 3).Draw(t, "end at") {
+			case 1:
+				k = max(off, 1)
+			case 2:
+				k = off + size - 1
+			case 3:
+				k = max(off+rapid.IntRange(0, size-1).Draw(t, "end in the window"), 1)
+			}
+			b := BucketAt(k)
+			b.Count = uint64(rapid.IntRange(1, 50).Draw(t, "end count"))
+			e.Take(b)
+		}
+		mul := rapid.IntRange(1, 16).Draw(t, "mul")
+		place := func(k int) int32 { return int32(k * mul >> 4) }
+		places := NewMemo(func(b counter.Bucket) int32 { return place(BucketIndex(b)) })
+		for range rapid.IntRange(0, 4).Draw(t, "rows worked out") {
+			places.Value(rapid.IntRange(off, off+size-1).Draw(t, "row of"))
+		}
+		shift := uint(rapid.IntRange(0, 3).Draw(t, "shift"))
+		lo, hi := int(place(off))>>shift, int(place(off+size-1))>>shift
+		first := rapid.IntRange(lo-5, hi+5).Draw(t, "first slot")
+		slots := make([]uint64, rapid.IntRange(0, hi-lo+10).Draw(t, "slots"))
+		stop := rapid.IntRange(-1, 4).Draw(t, "stop after")
+
+		tk := &Taken{off: off, marks: slices.Clone(marks), counts: slices.Clone(counts)}
+		ref := &Taken{off: off, marks: slices.Clone(marks), counts: slices.Clone(counts)}
+		re := e
+		got, want := map[int]uint64{}, map[int]uint64{}
+		for returned := 0; ; returned++ {
+			k, n, ok := e.PlaceTaken(tk, shift, &places, int32(first), slots)
+			if !ok {
+				break
+			}
+			v, known := places.Known(k)
+			if s := int(v>>shift) - first; e.inside(k) && known && s >= 0 && s < len(slots) {
+				t.Fatalf("PlaceTaken returned bucket %d (%d spans), which it could place in slot %d", k, n, s)
+			}
+			if n == 0 || k < off || k >= off+size {
+				t.Fatalf("PlaceTaken returned bucket %d of %d spans; the window is %d to %d", k, n, off, off+size-1)
+			}
+			if k, n, ok := e.TakeIndex(k, n); ok {
+				got[int(places.Value(k)>>shift)] += n
+			}
+			if returned == stop {
+				for k, n := range e.BetweenTaken(tk) {
+					got[int(places.Value(k)>>shift)] += n
+				}
+				break
+			}
+		}
+		for s, n := range slots {
+			if n != 0 {
+				got[first+s] += n
+			}
+		}
+		for k, n := range re.BetweenTaken(ref) {
+			want[int(place(k))>>shift] += n
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("PlaceTaken placed %v; a loop over BetweenTaken %v", got, want)
+		}
+		if e != re {
+			t.Fatalf("PlaceTaken left the ends %+v; a loop over BetweenTaken %+v", e, re)
+		}
+		if !slices.Equal(tk.counts, ref.counts) || !slices.Equal(tk.marks, ref.marks) || tk.n != ref.n || tk.done != ref.done {
+			t.Fatalf("PlaceTaken left the Taken with counts %v, marks %x, sum %d, done %v; BetweenTaken %v, %x, %d, %v",
+				tk.counts, tk.marks, tk.n, tk.done, ref.counts, ref.marks, ref.n, ref.done)
+		}
+	})
+}
