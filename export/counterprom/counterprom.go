@@ -36,7 +36,9 @@
 // Snapshot lies among them ([export.Memo]: 464 bytes, and 1,024 more for
 // each doubling of spans it placed, from the first scrape of one). A
 // series keeps 8 bytes a bound and 16 bytes a native bucket, whatever the
-// range of its spans.
+// range of its spans. A Collector of a [counter.Histogram] takes the
+// buckets of its writers' tallies as its Interval takes them
+// ([export.Direct]), without their passing through a Snapshot.
 //
 // # Who calls Interval
 //
@@ -161,6 +163,9 @@ type Collector struct {
 	mu      sync.Mutex // held by one Collect at a time
 	series  series
 	scratch counter.Snapshot
+	// direct takes the Intervals: the writers' tallies go to series.taken
+	// as it takes them, without passing through scratch.
+	direct *export.Direct
 }
 
 // A shape is what a collector's options make of each series it exports:
@@ -237,6 +242,7 @@ func New(src export.Source, r counter.TickRate, opts Opts) *Collector {
 	c := &Collector{src: src}
 	c.err = c.shape.init(r, opts, nil, export.CheckSource(src))
 	c.series.init(&c.shape, nil)
+	c.direct = export.NewDirect(func(tk *export.Taken) { c.series.taken(tk, &c.shape) })
 	return c
 }
 
@@ -346,13 +352,13 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 func (c *Collector) collect() *metrics {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.src.Interval(&c.scratch)
+	c.direct.Interval(c.src, &c.scratch)
 	c.series.add(&c.scratch, &c.shape)
 	return c.metrics(&c.series)
 }
 
-// add adds the spans of in, an Interval, to s. sh's collector's lock is
-// held.
+// add adds the spans of in, an Interval, to s: its figures, and the
+// buckets that taken did not take already. sh's collector's lock is held.
 func (s *series) add(in *counter.Snapshot, sh *shape) {
 	s.total.Add(in)
 	if in.Count() == 0 {
@@ -363,16 +369,45 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 	}
 	pending := sh.pending[:0]
 	for k, n := range s.ends.Between(in) {
-		// Between the ends, its spans count at its middle.
-		pl, ok := sh.places.Known(k)
-		if !ok {
-			pl = sh.places.Value(k)
-		}
-		s.classic[pl.classic] += n
-		if sh.native {
-			pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), n})
-		}
+		pending = s.place(k, n, sh, pending)
 	}
+	s.addPending(pending, sh)
+}
+
+// taken adds the buckets of tk, a writer's tally that an Interval took
+// ([export.Direct]), as add adds a Snapshot's: add then adds the Interval's
+// figures and its other buckets. sh's collector's lock is held.
+func (s *series) taken(tk *export.Taken, sh *shape) {
+	if s.classic == nil {
+		s.classic = make([]uint64, len(sh.bounds)+1)
+	}
+	pending := sh.pending[:0]
+	for k, n := range s.ends.BetweenTaken(tk) {
+		pending = s.place(k, n, sh, pending)
+	}
+	s.addPending(pending, sh)
+}
+
+// place counts the n spans of bucket k, between the ends, at its middle:
+// in the classic buckets, and appended to pending at the native bucket
+// of s's schema, where there are native buckets.
+func (s *series) place(k int, n uint64, sh *shape, pending []count) []count {
+	pl, ok := sh.places.Known(k)
+	if !ok {
+		pl = sh.places.Value(k)
+	}
+	s.classic[pl.classic] += n
+	if sh.native {
+		pending = append(pending, count{pl.native >> (sh.exp.Scale() - s.schema), n})
+	}
+	return pending
+}
+
+// addPending adds pending, the native counts of a run of buckets in
+// increasing order of index but for the first end that a lower bucket
+// took the place of, to s's, and lowers s's schema where they need it.
+// pending's array is sh's, kept for the next.
+func (s *series) addPending(pending []count, sh *shape) {
 	if len(pending) > 0 {
 		sortCounts(pending)
 		if rest := addWithin(s.inner, pending); len(rest) > 0 {
