@@ -364,10 +364,7 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 	if in.Count() == 0 {
 		return
 	}
-	if s.classic == nil {
-		s.classic = make([]uint64, len(sh.bounds)+1)
-	}
-	pending := sh.pending[:0]
+	pending := s.run(sh)
 	for k, n := range s.ends.Between(in) {
 		pending = s.place(k, n, sh, pending)
 	}
@@ -378,14 +375,20 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 // ([export.Direct]), as add adds a Snapshot's: add then adds the Interval's
 // figures and its other buckets. sh's collector's lock is held.
 func (s *series) taken(tk *export.Taken, sh *shape) {
-	if s.classic == nil {
-		s.classic = make([]uint64, len(sh.bounds)+1)
-	}
-	pending := sh.pending[:0]
+	pending := s.run(sh)
 	for k, n := range s.ends.BetweenTaken(tk) {
 		pending = s.place(k, n, sh, pending)
 	}
 	s.addPending(pending, sh)
+}
+
+// run readies s for a run of buckets to place: its classic counts, made
+// at the first, and sh's array of pending native counts, empty.
+func (s *series) run(sh *shape) []count {
+	if s.classic == nil {
+		s.classic = make([]uint64, len(sh.bounds)+1)
+	}
+	return sh.pending[:0]
 }
 
 // place counts the n spans of bucket k, between the ends, at its middle:
