@@ -5,8 +5,9 @@ import "math/bits"
 // PlaceTaken adds the buckets of t, a writer's tally that a [Direct]
 // hands over, to the counts of an exporter's buckets of its own, numbered
 // by places shifted right by shift: the loop an exporter of exponential
-// buckets runs over each Taken, as it would over [Ends.BetweenTaken], at a
-// few instructions a bucket and no call. A bucket of index k
+// buckets runs over each Taken, as it would over [Ends.BetweenTaken], but
+// in a loop that makes no call, so that a bucket costs a test of its mark,
+// of its count, of an end and of its slot. A bucket of index k
 // ([BucketIndex]) holding n spans that lies strictly between the ends,
 // whose place places has worked out ([Memo.Known]), and whose slot
 // s = places(k)>>shift − off is an index of counts, adds n to counts[s].
