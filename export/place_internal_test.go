@@ -12,15 +12,20 @@ import (
 
 // TestPlaceTaken checks PlaceTaken against a loop over BetweenTaken that
 // places each bucket it hands on: over tallies of any window, sparse or
-// dense, whose marks also name empty counts and, in the last word,
-// counts past the window; with no end, one or two, inside the window or
-// beyond it; with a memo of some rows worked out; at any shift, into
-// counts that hold some of the slots or none. It checks that the slots
-// and the ends come out equal, that the Taken is left as that loop leaves
-// it (every count and mark cleared, its sum, done), also where the caller
-// stops calling and ranges over the rest; and that every bucket it
-// returns is one it could not place: not strictly between the ends, of a
-// row not worked out, or of a slot outside the counts.
+// dense, whose marks also name empty counts and counts past the window;
+// with no end, one or two, inside the window, at its edges (bucket 0
+// among them) or beyond it; with a memo of some rows worked out; at any
+// shift. The caller places what comes back as counterotel's does: it
+// widens its counts to the bucket's slot, and at times lowers its scale
+// (a larger shift, each two slots one), so that PlaceTaken's next call has
+// another shift, first slot and counts. It checks that the slots and the
+// ends come out equal, and that the Taken is left as that loop leaves it
+// (every count and mark cleared, its sum, done); where the caller stops
+// calling, that the Taken holds exactly the counts not yet handed on, its
+// sum those handed on, and that a range over the rest ends as the loop
+// does; and that every bucket it returns is one it could not place: not
+// strictly between the ends, of a row not worked out, or of a slot
+// outside the counts.
 func TestPlaceTaken(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		size := rapid.IntRange(1, 300).Draw(t, "window")
@@ -28,10 +33,12 @@ func TestPlaceTaken(t *testing.T) {
 		counts := make([]uint32, size)
 		marks := make([]uint64, (size+63)/64+rapid.IntRange(0, 1).Draw(t, "extra word"))
 		density := rapid.IntRange(1, 100).Draw(t, "density")
+		var total uint64
 		for j := range counts {
 			if rapid.IntRange(1, 100).Draw(t, "p") <= density {
 				counts[j] = uint32(rapid.IntRange(1, 1000).Draw(t, "count"))
 				marks[j/64] |= 1 << (j % 64)
+				total += uint64(counts[j])
 			} else if rapid.IntRange(0, 9).Draw(t, "empty marked") == 0 {
 				marks[j/64] |= 1 << (j % 64)
 			}
@@ -39,18 +46,21 @@ func TestPlaceTaken(t *testing.T) {
 		if size%64 != 0 && rapid.Bool().Draw(t, "marks past the window") {
 			marks[size/64] |= 1 << 63
 		}
+		if len(marks) > (size+63)/64 && rapid.Bool().Draw(t, "marks in the extra word") {
+			marks[len(marks)-1] |= 1 << rapid.IntRange(0, 63).Draw(t, "bit")
+		}
 		var e Ends
 		for range rapid.IntRange(0, 3).Draw(t, "ends") {
 			// Near the window, or at its first or last count, or at one
 			// of the tally's buckets.
-			k := rapid.IntRange(max(off-20, 1), min(off+size+20, NumBuckets-1)).Draw(t, "end")
+			k := rapid.IntRange(max(off-20, 0), min(off+size+20, NumBuckets-1)).Draw(t, "end")
 			switch rapid.IntRange(0, 3).Draw(t, "end at") {
 			case 1:
-				k = max(off, 1)
+				k = off
 			case 2:
 				k = off + size - 1
 			case 3:
-				k = max(off+rapid.IntRange(0, size-1).Draw(t, "end in the window"), 1)
+				k = off + rapid.IntRange(0, size-1).Draw(t, "end in the window")
 			}
 			b := BucketAt(k)
 			b.Count = uint64(rapid.IntRange(1, 50).Draw(t, "end count"))
@@ -71,7 +81,28 @@ func TestPlaceTaken(t *testing.T) {
 		tk := &Taken{off: off, marks: slices.Clone(marks), counts: slices.Clone(counts)}
 		ref := &Taken{off: off, marks: slices.Clone(marks), counts: slices.Clone(counts)}
 		re := e
-		got, want := map[int]uint64{}, map[int]uint64{}
+		// put places n spans in slot s at the shift, widening the slots
+		// to it, and at times lowering the scale first, as counterotel's
+		// tally does.
+		put := func(s int, n uint64) {
+			if rapid.IntRange(0, 4).Draw(t, "coarser") == 0 && shift < 6 {
+				coarse := make([]uint64, (first+len(slots)-1)>>1-first>>1+1)
+				for i, c := range slots {
+					coarse[(first+i)>>1-first>>1] += c
+				}
+				slots, first, shift, s = coarse, first>>1, shift+1, s>>1
+			}
+			if len(slots) == 0 {
+				slots, first = []uint64{0}, s
+			}
+			if s < first || s >= first+len(slots) {
+				from, to := min(s, first), max(s, first+len(slots)-1)
+				wide := make([]uint64, to-from+1)
+				copy(wide[first-from:], slots)
+				slots, first = wide, from
+			}
+			slots[s-first] += n
+		}
 		for returned := 0; ; returned++ {
 			k, n, ok := e.PlaceTaken(tk, shift, &places, int32(first), slots)
 			if !ok {
@@ -85,15 +116,24 @@ func TestPlaceTaken(t *testing.T) {
 				t.Fatalf("PlaceTaken returned bucket %d of %d spans; the window is %d to %d", k, n, off, off+size-1)
 			}
 			if k, n, ok := e.TakeIndex(k, n); ok {
-				got[int(places.Value(k)>>shift)] += n
+				put(int(places.Value(k)>>shift), n)
 			}
 			if returned == stop {
+				handed, left := tk.n, uint64(0) // handed: the spans placed and returned
+				for _, c := range tk.counts {
+					left += uint64(c)
+				}
+				if tk.done || handed+left != total {
+					t.Fatalf("stopped after %d returns: the Taken handed on %d spans and holds %d, of %d; done %v",
+						returned+1, handed, left, total, tk.done)
+				}
 				for k, n := range e.BetweenTaken(tk) {
-					got[int(places.Value(k)>>shift)] += n
+					put(int(places.Value(k)>>shift), n)
 				}
 				break
 			}
 		}
+		got, want := map[int]uint64{}, map[int]uint64{}
 		for s, n := range slots {
 			if n != 0 {
 				got[first+s] += n
@@ -103,7 +143,7 @@ func TestPlaceTaken(t *testing.T) {
 			want[int(place(k))>>shift] += n
 		}
 		if !maps.Equal(got, want) {
-			t.Fatalf("PlaceTaken placed %v; a loop over BetweenTaken %v", got, want)
+			t.Fatalf("PlaceTaken placed %v; a loop over BetweenTaken %v (at shift %d)", got, want, shift)
 		}
 		if e != re {
 			t.Fatalf("PlaceTaken left the ends %+v; a loop over BetweenTaken %+v", e, re)
