@@ -1,13 +1,18 @@
 package export
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // PlaceTaken adds the buckets of t, a writer's tally that a [Direct]
 // hands over, to the counts of an exporter's buckets of its own, numbered
 // by places shifted right by shift: the loop an exporter of exponential
 // buckets runs over each Taken, as it would over [Ends.BetweenTaken], but
-// in a loop that makes no call, so that a bucket costs a test of its mark,
-// of its count, of an end and of its slot. A bucket of index k
+// in a loop that makes no call a bucket, so that a bucket costs a test of
+// its mark, of its count, of an end and of its slot; on amd64 the words of
+// marks whose buckets all lie between the ends go through a loop in
+// assembly, which keeps its values in registers and tests no end. A bucket of index k
 // ([BucketIndex]) holding n spans that lies strictly between the ends,
 // whose place places has worked out ([Memo.Known]), and whose slot
 // s = places(k)>>shift − off is an index of counts, adds n to counts[s].
@@ -47,7 +52,14 @@ func (e *Ends) PlaceTaken(t *Taken, shift uint, places *Memo[int32], off int32, 
 	rows, first := &places.rows, int(off)
 	shift &= 31
 	sum := t.n
-	for w := t.w; w < len(marks); w++ {
+	// The words whose counts all lie between the ends go to placeWords
+	// first, which stops at a word holding a bucket it cannot place; the
+	// loop below takes it from that word on.
+	w := t.w
+	if end := min(len(in)>>6, len(marks), (NumBuckets-base)>>6); base >= 0 && w < end {
+		w, sum = placeWords(unsafe.SliceData(marks), unsafe.SliceData(in), unsafe.SliceData(counts), rows, w, end, base, shift, first, len(counts), sum)
+	}
+	for ; w < len(marks); w++ {
 		for b, at := marks[w], w<<6; b != 0; b &= b - 1 {
 			j := at + bits.TrailingZeros64(b)
 			if uint(j) < uint(len(in)) {

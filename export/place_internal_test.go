@@ -2,8 +2,10 @@ package export
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 
@@ -66,8 +68,11 @@ func TestPlaceTaken(t *testing.T) {
 			b.Count = uint64(rapid.IntRange(1, 50).Draw(t, "end count"))
 			e.Take(b)
 		}
-		mul := rapid.IntRange(1, 16).Draw(t, "mul")
-		place := func(k int) int32 { return int32(k * mul >> 4) }
+		// Places below 0 as well, as an exponential layout's of spans
+		// under its unit, so that a shift that does not keep the sign
+		// places them wrong.
+		mul, bias := rapid.IntRange(1, 16).Draw(t, "mul"), rapid.IntRange(0, 3000).Draw(t, "bias")
+		place := func(k int) int32 { return int32(k*mul>>4 - bias) }
 		places := NewMemo(func(b counter.Bucket) int32 { return place(BucketIndex(b)) })
 		for range rapid.IntRange(0, 4).Draw(t, "rows worked out") {
 			places.Value(rapid.IntRange(off, off+size-1).Draw(t, "row of"))
@@ -153,6 +158,98 @@ func TestPlaceTaken(t *testing.T) {
 				tk.counts, tk.marks, tk.n, tk.done, ref.counts, ref.marks, ref.n, ref.done)
 		}
 	})
+}
+
+// TestPlaceWords checks the assembly's placeWords against the loop in Go
+// it stands for (placeWordsModel), on words whose rows are worked out or
+// not, whose places lie below and above 0 and whose slots lie inside
+// counts or past either end, at shifts of 0 to 20: the same counts placed,
+// in and marks left alike, the same word stopped at and the same total.
+// TestPlaceTaken cannot see a kernel that stops at a bucket it could have
+// placed, since the loop after it places that bucket; this test does.
+func TestPlaceWords(t *testing.T) {
+	if !placeWordsAsm {
+		t.Skip("placeWords has no assembly on this platform: PlaceTaken's loop places every word")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		words := rapid.IntRange(1, 4).Draw(t, "words")
+		base := rapid.IntRange(0, NumBuckets-64*words).Draw(t, "base")
+		in := make([]uint32, 64*words)
+		marks := make([]uint64, words)
+		for j := range in {
+			switch rapid.IntRange(0, 3).Draw(t, "count") {
+			case 0:
+			case 1:
+				marks[j/64] |= 1 << (j % 64) // marked, but empty
+			default:
+				in[j] = uint32(rapid.IntRange(1, 1<<20).Draw(t, "spans"))
+				marks[j/64] |= 1 << (j % 64)
+			}
+		}
+		shift := uint(rapid.IntRange(0, 20).Draw(t, "shift"))
+		first := rapid.IntRange(-1000, 1000).Draw(t, "first")
+		counts := make([]uint64, rapid.IntRange(0, 64).Draw(t, "slots"))
+		var rows [memoRows]*[memoRowBuckets]int32
+		for r := base / memoRowBuckets; r <= (base+len(in)-1)/memoRowBuckets; r++ {
+			if rapid.IntRange(0, 4).Draw(t, "row not worked out") == 0 {
+				continue
+			}
+			row := new([memoRowBuckets]int32)
+			for i := range row {
+				s := first + rapid.IntRange(-3, len(counts)+2).Draw(t, "slot")
+				row[i] = int32(s<<shift | rapid.IntRange(0, 1<<shift-1).Draw(t, "low bits"))
+			}
+			rows[r] = row
+		}
+		w := rapid.IntRange(0, words).Draw(t, "from word")
+		end := rapid.IntRange(w, words).Draw(t, "to word")
+		sum := uint64(rapid.IntRange(0, 1000).Draw(t, "sum"))
+
+		wantIn, wantMarks, wantCounts := slices.Clone(in), slices.Clone(marks), slices.Clone(counts)
+		wantStop, wantTotal := placeWordsModel(wantMarks, wantIn, wantCounts, &rows, w, end, base, shift, first, sum)
+		stop, total := placeWords(unsafe.SliceData(marks), unsafe.SliceData(in), unsafe.SliceData(counts), &rows, w, end, base, shift, first, len(counts), sum)
+		if stop != wantStop || total != wantTotal {
+			t.Fatalf("placeWords stopped at word %d with a total of %d; the loop in Go at %d with %d", stop, total, wantStop, wantTotal)
+		}
+		if !slices.Equal(counts, wantCounts) {
+			t.Fatalf("placeWords placed %v; the loop in Go %v", counts, wantCounts)
+		}
+		if !slices.Equal(in, wantIn) || !slices.Equal(marks, wantMarks) {
+			t.Fatalf("placeWords left counts %v and marks %x; the loop in Go %v and %x", in, marks, wantIn, wantMarks)
+		}
+	})
+}
+
+// placeWordsModel is placeWords in Go, as its doc says it: the words of
+// marks from w to end−1, each bucket k = base+j of in placed in slot
+// rows[k/128][k%128]>>shift − first of counts, up to the first it cannot
+// place.
+func placeWordsModel(marks []uint64, in []uint32, counts []uint64, rows *[memoRows]*[memoRowBuckets]int32, w, end, base int, shift uint, first int, sum uint64) (stop int, total uint64) {
+	for ; w < end; w++ {
+		for b := marks[w]; b != 0; b &= b - 1 {
+			j := w<<6 + bits.TrailingZeros64(b)
+			c := in[j]
+			if c == 0 {
+				continue
+			}
+			k := base + j
+			row := rows[k/memoRowBuckets]
+			if row == nil {
+				marks[w] = b
+				return w, sum
+			}
+			s := int(row[k%memoRowBuckets]>>shift) - first
+			if s < 0 || s >= len(counts) {
+				marks[w] = b
+				return w, sum
+			}
+			counts[s] += uint64(c)
+			in[j] = 0
+			sum += uint64(c)
+		}
+		marks[w] = 0
+	}
+	return w, sum
 }
 
 // BenchmarkPlaceTaken places a tally of 125 buckets over a window of
