@@ -336,6 +336,7 @@ func (s *Dist) addTally(t *Tally) {
 				s.cover(from, to)
 				n += s.takeMarked(t)
 			}
+			t.emptied = true
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
 	}

@@ -35,7 +35,10 @@ type Tally struct {
 	// lock, so that marks holds a bit for each count not 0 (Tally.reset
 	// empties it by them); the reader's alone.
 	marked bool
-	off    uint64
+	// emptied says that the reader took every count (Dist.addTally), so
+	// that reset has none to look for; the reader's alone.
+	emptied bool
+	off     uint64
 	// plan is the width of the window a bare tally, one with no counts,
 	// stands for: the reader installs one in place of the tally it takes,
 	// and the writer's first span puts a tally of that window in front of
@@ -94,20 +97,23 @@ func (t *Tally) window() (from, to uint64) {
 	return t.off, t.off + max(uint64(len(t.counts)), t.plan)
 }
 
-// reset empties t, keeping its window: the counts its marks name where
-// they name each count not 0 (marked), and all of them otherwise.
+// reset empties t, keeping its window: none of its counts where the
+// reader took them all (emptied), the counts its marks name where they
+// name each count not 0 (marked), and all of them otherwise.
 func (t *Tally) reset() {
-	if t.marked {
+	switch {
+	case t.emptied:
+	case t.marked:
 		for w, b := range t.marks {
 			for ; b != 0; b &= b - 1 {
 				t.counts[w<<6+bits.TrailingZeros64(b)] = 0
 			}
 		}
-	} else {
+	default:
 		clear(t.counts)
 	}
 	clear(t.marks)
-	t.marked = false
+	t.marked, t.emptied = false, false
 	t.lo, t.hi = 0, 0
 	t.min, t.max = math.MaxInt64, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
@@ -220,7 +226,7 @@ func (dst *Tally) load(t *Tally) *Tally {
 	dst.counts, dst.off = dst.counts[:len(t.counts)], t.off
 	loadCounts(dst.counts, t.counts)
 	clear(dst.marks)
-	dst.marked = false
+	dst.marked, dst.emptied = false, false
 	dst.lo = atomic.LoadUint64(&t.lo)
 	dst.hi = atomic.LoadUint64(&t.hi)
 	dst.min = atomic.LoadInt64(&t.min)
