@@ -15,8 +15,8 @@ const placeWordsAsm = true
 // count it cannot place it stops, leaving that word's marks from the
 // count on, and returns the word's index; end where it placed them all.
 // total is sum plus the counts placed. The caller sees to
-// end·64 ≤ len(in), end ≤ len(marks), 0 ≤ w and base+len(in) ≤
-// NumBuckets, and shift < 32.
+// end·64 ≤ len(in), end ≤ len(marks), 0 ≤ w, 0 ≤ base,
+// base+end·64 ≤ NumBuckets and shift < 32.
 //
 //go:noescape
 func placeWords(marks *uint64, in *uint32, counts *uint64, rows *[memoRows]*[memoRowBuckets]int32, w, end, base int, shift uint, first, ncounts int, sum uint64) (stop int, total uint64)

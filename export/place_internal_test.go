@@ -163,7 +163,8 @@ func TestPlaceTaken(t *testing.T) {
 // TestPlaceWords checks the assembly's placeWords against the loop in Go
 // it stands for (placeWordsModel), on words whose rows are worked out or
 // not, whose places lie below and above 0 and whose slots lie inside
-// counts or past either end, at shifts of 0 to 20: the same counts placed,
+// counts or past either end, at shifts of 0 to 20, with counts of 2³¹ or
+// more and slots and sums past 32 bits: the same counts placed,
 // in and marks left alike, the same word stopped at and the same total.
 // TestPlaceTaken cannot see a kernel that stops at a bucket it could have
 // placed, since the loop after it places that bucket; this test does.
@@ -183,12 +184,18 @@ func TestPlaceWords(t *testing.T) {
 				marks[j/64] |= 1 << (j % 64) // marked, but empty
 			default:
 				in[j] = uint32(rapid.IntRange(1, 1<<20).Draw(t, "spans"))
+				if rapid.IntRange(0, 7).Draw(t, "a count of 2³¹ or more") == 0 {
+					in[j] = uint32(rapid.Uint64Range(1<<31, 1<<32-1).Draw(t, "many spans"))
+				}
 				marks[j/64] |= 1 << (j % 64)
 			}
 		}
 		shift := uint(rapid.IntRange(0, 20).Draw(t, "shift"))
 		first := rapid.IntRange(-1000, 1000).Draw(t, "first")
 		counts := make([]uint64, rapid.IntRange(0, 64).Draw(t, "slots"))
+		for i := range counts { // past 32 bits, as an exporter's slots grow
+			counts[i] = rapid.Uint64Range(0, 1<<33).Draw(t, "slot's count")
+		}
 		var rows [memoRows]*[memoRowBuckets]int32
 		for r := base / memoRowBuckets; r <= (base+len(in)-1)/memoRowBuckets; r++ {
 			if rapid.IntRange(0, 4).Draw(t, "row not worked out") == 0 {
@@ -203,7 +210,7 @@ func TestPlaceWords(t *testing.T) {
 		}
 		w := rapid.IntRange(0, words).Draw(t, "from word")
 		end := rapid.IntRange(w, words).Draw(t, "to word")
-		sum := uint64(rapid.IntRange(0, 1000).Draw(t, "sum"))
+		sum := rapid.Uint64Range(0, 1<<33).Draw(t, "sum")
 
 		wantIn, wantMarks, wantCounts := slices.Clone(in), slices.Clone(marks), slices.Clone(counts)
 		wantStop, wantTotal := placeWordsModel(wantMarks, wantIn, wantCounts, &rows, w, end, base, shift, first, sum)
