@@ -12,8 +12,9 @@ import (
 // in a loop that makes no call a bucket, so that a bucket costs a test of
 // its mark, of its count, of an end and of its slot; on amd64 the words of
 // marks whose buckets all lie between the ends go through a loop in
-// assembly, which keeps its values in registers and tests no end. A bucket of index k
-// ([BucketIndex]) holding n spans that lies strictly between the ends,
+// assembly, which keeps its values in registers and tests no end. A
+// bucket of index k ([BucketIndex]) holding n spans that lies strictly
+// between the ends,
 // whose place places has worked out ([Memo.Known]), and whose slot
 // s = places(k)>>shift − off is an index of counts, adds n to counts[s].
 //

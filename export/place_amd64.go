@@ -2,7 +2,7 @@
 
 package export
 
-// placeWordsAsm says that placeWords is the assembly's.
+// placeWordsAsm reports whether placeWords is the assembly's.
 const placeWordsAsm = true
 
 // placeWords is PlaceTaken's loop over the words of marks from w to end−1,

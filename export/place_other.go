@@ -2,7 +2,7 @@
 
 package export
 
-// placeWordsAsm says that placeWords is the assembly's.
+// placeWordsAsm reports whether placeWords is the assembly's.
 const placeWordsAsm = false
 
 // placeWords places nothing where there is no assembly: it returns w and
