@@ -14,9 +14,9 @@ import (
 // marks whose buckets all lie between the ends go through a loop in
 // assembly, which keeps its values in registers and tests no end. A
 // bucket of index k ([BucketIndex]) holding n spans that lies strictly
-// between the ends,
-// whose place places has worked out ([Memo.Known]), and whose slot
-// s = places(k)>>shift − off is an index of counts, adds n to counts[s].
+// between the ends, whose place places has worked out ([Memo.Known]), and
+// whose slot s = places(k)>>shift − off is an index of counts, adds n to
+// counts[s].
 //
 // At the first bucket that is not so, PlaceTaken stops and returns it, by
 // index and count, emptied from t, as Buckets yields one: it is the
