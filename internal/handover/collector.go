@@ -212,17 +212,25 @@ func (c *Collector) bareTally(from, to uint64) *Tally {
 
 // putSpare empties t and keeps it for spareTally, or bareTally where it
 // has no counts, unless c already keeps as many of its kind as spares
-// says.
+// says. A tally whose counts are known to be 0 (emptied, or none) is
+// emptied at once and kept under one hold of c.mu; another is emptied
+// only once c is known to keep it, since that walks its counts.
 func (c *Collector) putSpare(t *Tally) {
 	list := &c.spare
 	if cap(t.counts) == 0 {
 		list = &c.bare
 	}
-	c.mu.Lock()
-	keep := len(*list) < c.spares()
-	if list == &c.bare {
-		keep = len(*list) < min(max(c.busy, minSpares), len(c.writers))
+	if t.emptied || list == &c.bare {
+		t.reset()
+		c.mu.Lock()
+		if c.keeps(list) {
+			*list = append(*list, t)
+		}
+		c.mu.Unlock()
+		return
 	}
+	c.mu.Lock()
+	keep := c.keeps(list)
 	c.mu.Unlock()
 	if !keep {
 		return
@@ -231,6 +239,15 @@ func (c *Collector) putSpare(t *Tally) {
 	c.mu.Lock()
 	*list = append(*list, t)
 	c.mu.Unlock()
+}
+
+// keeps reports whether c keeps one more tally in list, c.spare or c.bare,
+// as spares says. c.mu is held.
+func (c *Collector) keeps(list *[]*Tally) bool {
+	if list == &c.bare {
+		return len(*list) < min(max(c.busy, minSpares), len(c.writers))
+	}
+	return len(*list) < c.spares()
 }
 
 // Interval fills dst with what c's writers recorded since the last
@@ -287,8 +304,12 @@ func Intervals(cs []*Collector, dst *Dist, before, each func(i int)) {
 // which the barrier must then follow before end.
 func (c *Collector) begin() (barrier bool) {
 	c.interval.Lock()
-	c.retireClosed(&c.pending)
 	c.mu.Lock()
+	if len(c.closing) > 0 {
+		c.mu.Unlock()
+		c.retireClosed(&c.pending)
+		c.mu.Lock()
+	}
 	c.scan = append(c.scan[:0], c.writers...)
 	c.mu.Unlock()
 	c.round++
@@ -374,8 +395,7 @@ func (c *Collector) end(dst *Dist) {
 	c.scan = shrunk(c.scan[:0], len(c.scan))
 	// The writers closed meanwhile, whose Close found this Interval
 	// running, are retired now, to the next Interval.
-	c.retireClosed(&c.pending)
-	c.trimSpares(busy)
+	c.settle(busy)
 	c.interval.Unlock()
 }
 
@@ -588,17 +608,23 @@ func (c *Collector) abandon() {
 	clear(c.taken)
 	clear(c.scan)
 	c.taken, c.scan = c.taken[:0], c.scan[:0]
-	c.retireClosed(&c.pending)
-	c.trimSpares(busy)
+	c.settle(busy)
 	c.interval.Unlock()
 }
 
-// trimSpares sets busy, the tallies the Interval took, and lets go of the
-// spares past what spares then says, the narrowest: the ones an Interval
-// took came back before the flights it made held theirs, and the busy
-// writers' windows are the widest.
-func (c *Collector) trimSpares(busy int) {
+// settle is an Interval's last step: it retires the writers closed since
+// its first (retireClosed, to c.pending), then sets busy, the tallies the
+// Interval took, and lets go of the spares past what spares then says,
+// the narrowest: the ones an Interval took came back before the flights
+// it made held theirs, and the busy writers' windows are the widest. It
+// holds c.mu once where no writer was closed. c.interval is held.
+func (c *Collector) settle(busy int) {
 	c.mu.Lock()
+	if len(c.closing) > 0 {
+		c.mu.Unlock()
+		c.retireClosed(&c.pending)
+		c.mu.Lock()
+	}
 	c.busy = busy
 	if n := c.spares(); n < len(c.spare) {
 		slices.SortFunc(c.spare, func(a, b *Tally) int { return cmp.Compare(cap(b.counts), cap(a.counts)) })
