@@ -410,8 +410,10 @@ func runProducer(b *testing.B, run func(*testing.B, exportCase), name string, li
 // each Produce returns its points in fresh memory, as a Producer must (the
 // SDK's readers keep them in the caller's ResourceMetrics, whose slices the
 // next Collect into it reuses), with a histogram point of the buckets that
-// counterotel's has after the first collection, and a point of each of the
-// two sums, for each of its points. It takes no span, and it is right only
+// counterotel's has after the first collection, and a point of each sum
+// that counterotel's has one of, for each of its points (these spans are
+// all positive and stay on their CPU, so it has none). It takes no span,
+// and it is right only
 // the first time: the benchmarks time its collections beside counterotel's
 // and the SDK's, as the cost of the output alone.
 type floorProducer struct {
@@ -438,21 +440,23 @@ func (fp *floorProducer) Produce(context.Context) ([]metricdata.ScopeMetrics, er
 		}
 	}
 	src := fp.model[0].Metrics
-	hist := src[0].Data.(metricdata.ExponentialHistogram[float64])
-	n := len(hist.DataPoints)
-	sums := make([]metricdata.DataPoint[int64], 2*n)
-	hists := make([]metricdata.ExponentialHistogramDataPoint[float64], n)
-	for k := range hists {
-		hists[k] = hist.DataPoints[k]
-		hists[k].PositiveBucket.Counts = slices.Clone(hist.DataPoints[k].PositiveBucket.Counts)
-		sums[k] = src[1].Data.(metricdata.Sum[int64]).DataPoints[k]
-		sums[n+k] = src[2].Data.(metricdata.Sum[int64]).DataPoints[k]
+	metrics := slices.Clone(src)
+	for i, m := range src {
+		switch d := m.Data.(type) {
+		case metricdata.ExponentialHistogram[float64]:
+			hists := slices.Clone(d.DataPoints)
+			for k := range hists {
+				hists[k].PositiveBucket.Counts = slices.Clone(hists[k].PositiveBucket.Counts)
+			}
+			d.DataPoints = hists
+			metrics[i].Data = d
+		case metricdata.Sum[int64]:
+			d.DataPoints = slices.Clone(d.DataPoints)
+			metrics[i].Data = d
+		default:
+			return nil, fmt.Errorf("metric %s is a %T", m.Name, m.Data)
+		}
 	}
-	metrics := make([]metricdata.Metrics, 3)
-	copy(metrics, src)
-	metrics[0].Data = metricdata.ExponentialHistogram[float64]{DataPoints: hists, Temporality: hist.Temporality}
-	metrics[1].Data = metricdata.Sum[int64]{DataPoints: sums[:n], Temporality: metricdata.CumulativeTemporality, IsMonotonic: true}
-	metrics[2].Data = metricdata.Sum[int64]{DataPoints: sums[n:], Temporality: metricdata.CumulativeTemporality, IsMonotonic: true}
 	return []metricdata.ScopeMetrics{{Scope: fp.model[0].Scope, Metrics: metrics}}, nil
 }
 

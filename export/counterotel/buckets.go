@@ -214,10 +214,9 @@ func (t *tally) widen(lo, hi int32) {
 // counts, at their [export.Values] where least and most are the Min and Max
 // of the Snapshot t counts: at the finest scale, up to maxScale, at which
 // the buckets from the one of its smallest positive value to the one of
-// its largest are at most maxSize. The counts are a slice of their own,
-// which the caller may keep: in *room where they fit in its capacity (it
-// is zero, and the point takes it all, leaving *room nil), else made.
-func (t *tally) point(dp *metricdata.ExponentialHistogramDataPoint[float64], least, most counter.Tickdelta, l *layout, r counter.TickRate, room *[]uint64) {
+// its largest are at most maxSize. The counts are cut from room, and the
+// caller may keep them.
+func (t *tally) point(dp *metricdata.ExponentialHistogramDataPoint[float64], least, most counter.Tickdelta, l *layout, r counter.TickRate, room *room) {
 	type placed struct {
 		i int32 // at t.scale
 		n uint64
@@ -246,12 +245,7 @@ func (t *tally) point(dp *metricdata.ExponentialHistogramDataPoint[float64], lea
 	}
 	k := l.fit(lo, hi)
 	lo, hi = lo>>k, hi>>k
-	var counts []uint64
-	if n := int(hi - lo + 1); n <= cap(*room) {
-		counts, *room = (*room)[:n:n], nil
-	} else {
-		counts = make([]uint64, n)
-	}
+	counts := room.take(int(hi - lo + 1))
 	switch {
 	case len(t.counts) == 0:
 	case k == 0:

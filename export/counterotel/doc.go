@@ -22,7 +22,14 @@
 // Negative spans and spans whose thread changed CPU, which a Snapshot
 // counts apart, are two monotonic sums of int64 beside the histogram, named
 // name+".negative" and name+".migrated", in unit "{span}", with the same
-// attributes. So every span recorded is in exactly one of the three.
+// attributes. So every span recorded is in exactly one of the three. A sum
+// has a point for a registration once it counts one of its spans, as the
+// SDK's counters have one for a set of attributes once it is measured: a
+// cumulative sum from the first such span on, a delta sum in each Produce
+// that takes one. Where no registration of a name has such a point, the
+// sum is not exported at all, so that a service whose spans are all
+// positive and stay on their CPU exports its histograms alone, not two
+// series of zeros beside each.
 //
 // # Scale and size
 //
@@ -193,11 +200,15 @@
 // Produce the slice of ScopeMetrics, of metrics, and of the points of each
 // kind (one allocation for the four where the Producer has one series: one
 // Source registered, or one Family of one series); per name the data of
-// its three metrics; per point with a positive span its counts, 8 bytes a
-// bucket (in that one allocation, of room for DefaultMaxSize, where the
-// Producer has one series and a maximum size of at most DefaultMaxSize);
-// and the first Produce that sees a family's series makes what the
-// Producer keeps of it and its attributes.
+// its histogram, and of each sum that has a point; the counts of the
+// points with a positive span, 8 bytes a bucket, cut from blocks each
+// twice as long as the last (the first as long as the first point's
+// counts), up to 4,096 counts or a point's length where that is more, so
+// that n points take about log₂ n blocks, not n slices, and at most twice
+// their counts' bytes and a block (where the Producer has one series and a
+// maximum size of at most DefaultMaxSize, its counts are in that one
+// allocation); and the first Produce that sees a family's series makes
+// what the Producer keeps of it and its attributes.
 // The SDK lets a reader's caller hand the same ResourceMetrics to each
 // Collect, for the SDK's own instruments to fill again, but a Producer is
 // not handed it, and the caller may keep what a Collect returned. Each

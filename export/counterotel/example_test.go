@@ -43,10 +43,11 @@ func Example() {
 	for _, m := range rm.ScopeMetrics[0].Metrics {
 		fmt.Println(m.Name)
 	}
+	// The sums of negative and migrated spans beside the histogram have no
+	// span to count, and are not exported.
+
 	// Output:
 	// request.duration
-	// request.duration.negative
-	// request.duration.migrated
 }
 
 // Export a Histogram's spans through OTLP, to the endpoint that

@@ -132,10 +132,11 @@ func TestFamily(t *testing.T) {
 
 				rm := hs.collect(t)
 				hist := histogram(t, rm, "http")
-				neg := sum(t, rm, "http.negative")
-				if hist.Temporality != tm.want || len(hist.DataPoints) != made || len(neg.DataPoints) != made {
-					t.Fatalf("collection %d: %v, %d points and %d of negative spans; want %v, %d", c, hist.Temporality, len(hist.DataPoints), len(neg.DataPoints), tm.want, made)
+				neg := sumPoints(t, rm, "http.negative")
+				if hist.Temporality != tm.want || len(hist.DataPoints) != made {
+					t.Fatalf("collection %d: %v, %d points; want %v, %d", c, hist.Temporality, len(hist.DataPoints), tm.want, made)
 				}
+				negs := 0 // the points of negative spans, in the order of the histogram's
 				now := hist.DataPoints[0].Time
 				for i, dp := range hist.DataPoints {
 					p := pts[i] // the overflow is made after the third series
@@ -150,8 +151,14 @@ func TestFamily(t *testing.T) {
 						want, wantNeg = p.batch, p.neg
 					}
 					checkPoint(t, fromSDK(dp), spantest.SnapshotOf(want), want, defaults)
-					if n := neg.DataPoints[i]; !n.Attributes.Equals(&p.attrs) || n.Value != wantNeg || !n.StartTime.Equal(dp.StartTime) || !n.Time.Equal(dp.Time) {
-						t.Errorf("collection %d: negative spans %+v; want %d, with the histogram point's attributes and times", c, n, wantNeg)
+					if wantNeg > 0 {
+						if negs == len(neg) {
+							t.Fatalf("collection %d: %d points of negative spans, want one for {%s}", c, len(neg), p.attrs.Encoded(attribute.DefaultEncoder()))
+						}
+						if n := neg[negs]; !n.Attributes.Equals(&p.attrs) || n.Value != wantNeg || !n.StartTime.Equal(dp.StartTime) || !n.Time.Equal(dp.Time) {
+							t.Errorf("collection %d: negative spans %+v; want %d, with the histogram point's attributes and times", c, n, wantNeg)
+						}
+						negs++
 					}
 
 					// One time for the family; the start of a series is
@@ -173,6 +180,9 @@ func TestFamily(t *testing.T) {
 					} else if !dp.StartTime.Equal(wantStart) {
 						t.Errorf("collection %d: point %d (first seen by collection %d) starts at %v, want %v", c, i, p.seen, dp.StartTime, wantStart)
 					}
+				}
+				if negs != len(neg) {
+					t.Errorf("collection %d: %d points of negative spans, want %d", c, len(neg), negs)
 				}
 				prev = now
 			}
@@ -336,27 +346,55 @@ func TestFamilyErrors(t *testing.T) {
 
 // TestFamilyProduceAllocations checks that a Produce allocates for a
 // family what it does for registrations, once it has seen its series: the
-// counts of each point with a positive span.
+// four slices, the histogram's data, and the blocks the points' counts are
+// cut from, each twice the last up to 4,096 counts, or a point's length
+// where that is more (the Cost section), so that 200 series of 100
+// buckets take 10 blocks, not 200 slices.
 func TestFamilyProduceAllocations(t *testing.T) {
-	p := counterotel.NewProducer()
-	f := newFamily(t, 3, "k")
-	if err := p.RegisterFamily("f", f, rate); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"a", "b", "c", "d"} { // c and d: the overflow
-		spantest.Record(f.With(k), []counter.Tickdelta{5, 500, 50_000})
-	}
-	if _, err := p.Produce(context.Background()); err != nil { // the first sees the series
-		t.Fatal(err)
-	}
-	const want = 4 + 3 + 3
-	got := testing.AllocsPerRun(20, func() {
-		if _, err := p.Produce(context.Background()); err != nil {
+	for _, c := range []struct {
+		limit, series int
+		spans         []counter.Tickdelta
+	}{
+		{3, 4, []counter.Tickdelta{5, 500, 50_000}}, // 2 series, the overflow
+		{0, 64, []counter.Tickdelta{5, 500, 50_000}},
+		{0, 200, []counter.Tickdelta{1000, 1 << 20}},
+		{0, 30, nil}, // no positive span, no counts
+	} {
+		p := counterotel.NewProducer()
+		f := newFamily(t, c.limit, "k")
+		if err := p.RegisterFamily("f", f, rate); err != nil {
 			t.Fatal(err)
 		}
-	})
-	if got != want {
-		t.Errorf("%v allocations a Produce, want %d", got, want)
+		for k := range c.series {
+			h := f.With(strconv.Itoa(k))
+			spantest.Record(h, c.spans)
+			h.Record(0)
+		}
+		sms, err := p.Produce(context.Background()) // the first sees the series
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The blocks, by the rule, for the points' lengths.
+		blocks, left, last := 0, 0, 0
+		for _, dp := range histogram(t, &metricdata.ResourceMetrics{ScopeMetrics: sms}, "f").DataPoints {
+			if n := len(dp.PositiveBucket.Counts); n > 0 {
+				if n > left {
+					blocks++
+					last = max(n, min(2*last, 4096))
+					left = last
+				}
+				left -= n
+			}
+		}
+		want := float64(4 + 1 + blocks)
+		got := testing.AllocsPerRun(20, func() {
+			if _, err := p.Produce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if got != want {
+			t.Errorf("%d series, limit %d: %v allocations a Produce, want %v (%d blocks of counts)", c.series, c.limit, got, want, blocks)
+		}
 	}
 }
 

@@ -82,6 +82,20 @@ var mutations = []mutation{
 		"export.Seconds(export.Middle(b), r)", "export.Seconds(export.Middle(b), r)*2"},
 	{"an appended negative point overwrites a migrated one", "producer.go",
 		"b.negs, b.migs = sums[:0:n], sums[n:n:2*n]", "b.negs, b.migs = sums[:0], sums[n:n]"},
+	{"a sum that counts no span has a point", "series.go",
+		"if n := s.Negative(); n > 0 {", "if n := s.Negative(); n >= 0 {"},
+	{"a sum's points start at the histogram's first", "producer.go",
+		"DataPoints: b.migs[migFrom:to:to]", "DataPoints: b.migs[from:to:to]"},
+	{"a sum without a point is exported", "producer.go",
+		"if to := len(b.negs); to > negFrom {", "if to := len(b.negs); to >= negFrom {"},
+	{"a point's counts overlap the next's", "series.go",
+		"r.free = r.free[n:]", "r.free = r.free[n-1:]"},
+	{"a point's counts have room past them", "series.go",
+		"c := r.free[:n:n]", "c := r.free[:n]"},
+	{"each point's counts are a block", "series.go",
+		"if n > len(r.free) {", "if n > 0 {"},
+	{"the blocks do not grow", "series.go",
+		"r.last = max(n, min(2*r.last, maxBlock))", "r.last = max(n, min(r.last, maxBlock))"},
 	{"a family's new series starts at the Produce that sees it", "family.go",
 		"p.newSeries(fr.seriesAttrs(values), fr.last)", "p.newSeries(fr.seriesAttrs(values), p.fam.now)"},
 	{"a family's later series start at its registration", "family.go",
@@ -117,7 +131,7 @@ func TestMutations(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("go", "test", "-count=1", "-overlay", path,
-			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNewOutput)$", ".")
+			"-run", "^(TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNewOutput|TestNegativeAndMigrated|TestSeveralRegistrations|TestRoom|TestFamilyProduceAllocations)$", ".")
 		cmd.Env = append(os.Environ(), "COUNTER_MUTATE=")
 		out, err := cmd.CombinedOutput()
 		return string(out), err == nil

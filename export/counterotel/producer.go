@@ -253,8 +253,9 @@ func (p *Producer) init() {
 
 // Register adds src to what each Produce exports: as a data point of the
 // histogram name, with the given attributes, in seconds at rate, and of
-// the sums name+".negative" and name+".migrated". The point's StartTime
-// for cumulative temporality is the time of this call.
+// the sums name+".negative" and name+".migrated" once they count one of
+// its spans. The point's StartTime for cumulative temporality is the
+// time of this call.
 //
 // Several registrations may share a name, with different sets of
 // attributes (their order does not matter, and of two attributes with one
@@ -388,7 +389,9 @@ func (p *Producer) clash(name string) error {
 // sum of negative spans, then of migrated ones, each with a point for each
 // registration of the name, in the order of registration, or for a
 // Family's, one for each of its series, in the order the Family made them
-// and its overflow series last. It returns nothing
+// and its overflow series last; a sum has points only for the
+// registrations whose spans it counts, and is left out where it has none
+// (see the package doc). It returns nothing
 // where nothing is registered, and the error where an option of
 // [NewProducer] was wrong ([ErrInvalidOption]). What it returns is the
 // caller's: no later Produce changes it.
@@ -432,7 +435,7 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	}
 	out, metrics := newOutput(b, n, len(p.groups), p.maxSize)
 	for _, g := range p.groups {
-		from := len(b.hists)
+		from, negFrom, migFrom := len(b.hists), len(b.negs), len(b.migs)
 		for _, r := range g.regs {
 			if r.fam != nil {
 				p.takeFamily(r)
@@ -443,29 +446,33 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 			p.take(b, r.one, &p.scratch, r.rate, time.Now())
 		}
 		to := len(b.hists)
-		metrics = append(metrics,
-			metricdata.Metrics{
-				Name:        g.name,
-				Description: p.descriptions[g.name],
-				Unit:        "s",
-				Data: metricdata.ExponentialHistogram[float64]{
-					DataPoints:  b.hists[from:to:to],
-					Temporality: temporality(b.histDelta),
-				},
+		metrics = append(metrics, metricdata.Metrics{
+			Name:        g.name,
+			Description: p.descriptions[g.name],
+			Unit:        "s",
+			Data: metricdata.ExponentialHistogram[float64]{
+				DataPoints:  b.hists[from:to:to],
+				Temporality: temporality(b.histDelta),
 			},
-			metricdata.Metrics{
+		})
+		// A sum is a metric where one of its points is: a span to count
+		// (take).
+		if to := len(b.negs); to > negFrom {
+			metrics = append(metrics, metricdata.Metrics{
 				Name:        g.negative,
 				Description: g.negDoc,
 				Unit:        "{span}",
-				Data:        metricdata.Sum[int64]{DataPoints: b.negs[from:to:to], Temporality: temporality(b.sumDelta), IsMonotonic: true},
-			},
-			metricdata.Metrics{
+				Data:        metricdata.Sum[int64]{DataPoints: b.negs[negFrom:to:to], Temporality: temporality(b.sumDelta), IsMonotonic: true},
+			})
+		}
+		if to := len(b.migs); to > migFrom {
+			metrics = append(metrics, metricdata.Metrics{
 				Name:        g.migrated,
 				Description: g.migDoc,
 				Unit:        "{span}",
-				Data:        metricdata.Sum[int64]{DataPoints: b.migs[from:to:to], Temporality: temporality(b.sumDelta), IsMonotonic: true},
-			},
-		)
+				Data:        metricdata.Sum[int64]{DataPoints: b.migs[migFrom:to:to], Temporality: temporality(b.sumDelta), IsMonotonic: true},
+			})
+		}
 	}
 	out[0] = metricdata.ScopeMetrics{Scope: instrumentation.Scope{Name: ScopeName}, Metrics: metrics}
 	return out, nil
@@ -497,7 +504,7 @@ func newOutput(b *batch, n, groups int, maxSize int32) (out []metricdata.ScopeMe
 			counts [DefaultMaxSize]uint64
 		})
 		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]
-		b.counts = one.counts[:0]
+		b.counts = room{free: one.counts[:]}
 	case n == 1 && groups == 1:
 		one := new(points)
 		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]

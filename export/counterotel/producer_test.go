@@ -53,21 +53,30 @@ func (h *harness) collect(t testing.TB) *metricdata.ResourceMetrics {
 	return &rm
 }
 
-// find returns the metric named name of the Producer's scope.
-func find(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.Metrics {
-	t.Helper()
+// lookup returns the metric named name of the Producer's scope, and
+// whether there is one.
+func lookup(rm *metricdata.ResourceMetrics, name string) (metricdata.Metrics, bool) {
 	for _, sm := range rm.ScopeMetrics {
 		if sm.Scope.Name != counterotel.ScopeName {
 			continue
 		}
 		for _, m := range sm.Metrics {
 			if m.Name == name {
-				return m
+				return m, true
 			}
 		}
 	}
-	t.Fatalf("no metric %q", name)
-	return metricdata.Metrics{}
+	return metricdata.Metrics{}, false
+}
+
+// find returns the metric named name of the Producer's scope.
+func find(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.Metrics {
+	t.Helper()
+	m, ok := lookup(rm, name)
+	if !ok {
+		t.Fatalf("no metric %q", name)
+	}
+	return m
 }
 
 func histogram(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.ExponentialHistogram[float64] {
@@ -97,6 +106,26 @@ func sum(t testing.TB, rm *metricdata.ResourceMetrics, name string) metricdata.S
 		t.Errorf("%s is not monotonic", name)
 	}
 	return s
+}
+
+// sumPoints returns the points of the sum name, none where rm has no such
+// metric. It checks what the package doc promises of a sum's points: the
+// metric is there only with a point, and no point is 0.
+func sumPoints(t testing.TB, rm *metricdata.ResourceMetrics, name string) []metricdata.DataPoint[int64] {
+	t.Helper()
+	if _, ok := lookup(rm, name); !ok {
+		return nil
+	}
+	s := sum(t, rm, name)
+	if len(s.DataPoints) == 0 {
+		t.Errorf("%s is exported without a point", name)
+	}
+	for _, p := range s.DataPoints {
+		if p.Value == 0 {
+			t.Errorf("%s has a point of 0: %+v", name, p)
+		}
+	}
+	return s.DataPoints
 }
 
 // onePoint returns the only data point of the histogram name.
@@ -195,7 +224,8 @@ func TestHuge(t *testing.T) {
 }
 
 // TestNothingRecorded checks the points of a registration that holds no
-// span: reported, with count 0, no extremes and no bucket.
+// span: reported, with count 0, no extremes and no bucket; and no sum
+// beside it, as a sum is exported once it counts a span.
 func TestNothingRecorded(t *testing.T) {
 	for _, tm := range temporalities {
 		t.Run(tm.name, func(t *testing.T) {
@@ -211,9 +241,8 @@ func TestNothingRecorded(t *testing.T) {
 					t.Errorf("positive buckets %+v at scale %d, want none at the maximum scale", dp.PositiveBucket, dp.Scale)
 				}
 				for _, name := range []string{"idle.negative", "idle.migrated"} {
-					s := sum(t, rm, name)
-					if len(s.DataPoints) != 1 || s.DataPoints[0].Value != 0 {
-						t.Errorf("%s: %+v, want one point of 0", name, s.DataPoints)
+					if m, ok := lookup(rm, name); ok {
+						t.Errorf("%s: %+v, want no metric", name, m)
 					}
 				}
 			}
@@ -222,7 +251,9 @@ func TestNothingRecorded(t *testing.T) {
 }
 
 // TestNegativeAndMigrated checks that the spans a Snapshot counts apart are
-// in the sums beside the histogram and not in it.
+// in the sums beside the histogram and not in it, and that a sum that
+// counts none is not exported: a delta sum in a collection with none, a
+// cumulative sum before the first.
 func TestNegativeAndMigrated(t *testing.T) {
 	for _, tm := range temporalities {
 		t.Run(tm.name, func(t *testing.T) {
@@ -233,7 +264,7 @@ func TestNegativeAndMigrated(t *testing.T) {
 				t.Fatal(err)
 			}
 			var totalNeg, totalMig int64
-			for c, batch := range []struct{ ok, neg, mig int }{{100, 3, 5}, {0, 0, 0}, {10, 7, 1}} {
+			for c, batch := range []struct{ ok, neg, mig int }{{20, 0, 0}, {100, 3, 5}, {0, 0, 0}, {10, 7, 1}, {5, 0, 2}} {
 				r := h.Recorder()
 				for i := range batch.ok {
 					r.RecordCPU(counter.Tickdelta(1000+i), 4, 4)
@@ -254,7 +285,7 @@ func TestNegativeAndMigrated(t *testing.T) {
 				if tm.want == metricdata.CumulativeTemporality {
 					wantNeg, wantMig = totalNeg, totalMig
 					wantOK = 0
-					for _, b := range []int{100, 0, 10}[:c+1] {
+					for _, b := range []int{20, 100, 0, 10, 5}[:c+1] {
 						wantOK += uint64(b)
 					}
 				}
@@ -262,11 +293,17 @@ func TestNegativeAndMigrated(t *testing.T) {
 					t.Errorf("collection %d: count %d, want %d", c, dp.Count, wantOK)
 				}
 				for name, want := range map[string]int64{"op.negative": wantNeg, "op.migrated": wantMig} {
-					s := sum(t, rm, name)
-					if s.Temporality != tm.want || len(s.DataPoints) != 1 {
-						t.Fatalf("%s: temporality %v, %d points", name, s.Temporality, len(s.DataPoints))
+					pts := sumPoints(t, rm, name)
+					if want == 0 {
+						if len(pts) != 0 {
+							t.Errorf("collection %d: %s has %+v, want no point", c, name, pts)
+						}
+						continue
 					}
-					sp := s.DataPoints[0]
+					if s := sum(t, rm, name); s.Temporality != tm.want || len(pts) != 1 {
+						t.Fatalf("%s: temporality %v, %d points", name, s.Temporality, len(pts))
+					}
+					sp := pts[0]
 					if sp.Value != want {
 						t.Errorf("collection %d: %s is %d, want %d", c, name, sp.Value, want)
 					}
@@ -354,32 +391,44 @@ func TestRegisterErrors(t *testing.T) {
 			}
 		}
 	}
-	if want := 3 * 4; len(names) != want {
+	// The four names registered, each a histogram alone: h holds no span
+	// for a sum to count.
+	if want := 4; len(names) != want {
 		t.Errorf("metrics %q, want %d", names, want)
 	}
 }
 
 // TestSeveralRegistrations checks the layout of several names and
 // attribute sets: one metric of each kind for each name, in the order of
-// Register, with a point for each registration holding its own spans.
+// Register, each sum only where it counts a span, with a point for each
+// registration holding its own spans.
 func TestSeveralRegistrations(t *testing.T) {
 	hs := newHarness(t, metric.DeltaTemporalitySelector)
 	type reg struct {
-		name  string
-		attrs []attribute.KeyValue
-		h     *counter.Histogram
-		spans []counter.Tickdelta
+		name     string
+		attrs    []attribute.KeyValue
+		neg, mig int64
+		h        *counter.Histogram
+		spans    []counter.Tickdelta
 	}
 	regs := []reg{
 		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "users")}},
-		{name: "rpc", attrs: nil},
-		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "orders")}},
+		{name: "rpc", attrs: nil, mig: 2},
+		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "orders")}, neg: 3, mig: 1},
 	}
 	for i := range regs {
 		r := &regs[i]
 		r.h = counter.NewHistogram()
 		r.spans = spantest.Distributions[0].Spans(rand.New(rand.NewPCG(uint64(i), 9)), 1000*(i+1))
 		spantest.Record(r.h, r.spans)
+		for range r.neg {
+			r.h.Record(-5)
+		}
+		rec := r.h.Recorder()
+		for range r.mig {
+			rec.RecordCPU(100, 1, 2)
+		}
+		rec.Close()
 		if err := hs.p.Register(r.name, r.h, rate, r.attrs...); err != nil {
 			t.Fatal(err)
 		}
@@ -395,9 +444,31 @@ func TestSeveralRegistrations(t *testing.T) {
 			names = append(names, m.Name)
 		}
 	}
-	want := "db.query db.query.negative db.query.migrated rpc rpc.negative rpc.migrated"
+	want := "db.query db.query.negative db.query.migrated rpc rpc.migrated"
 	if strings.Join(names, " ") != want {
 		t.Errorf("metrics %q, want %q", names, want)
+	}
+	// Each sum's points: the registrations of its name whose spans it
+	// counts, in the order of Register.
+	for _, c := range []struct {
+		name string
+		regs []int
+		of   func(reg) int64
+	}{
+		{"db.query.negative", []int{2}, func(r reg) int64 { return r.neg }},
+		{"db.query.migrated", []int{2}, func(r reg) int64 { return r.mig }},
+		{"rpc.migrated", []int{1}, func(r reg) int64 { return r.mig }},
+	} {
+		pts := sumPoints(t, rm, c.name)
+		if len(pts) != len(c.regs) {
+			t.Fatalf("%s: %+v, want %d points", c.name, pts, len(c.regs))
+		}
+		for k, i := range c.regs {
+			set := attribute.NewSet(regs[i].attrs...)
+			if !pts[k].Attributes.Equals(&set) || pts[k].Value != c.of(regs[i]) {
+				t.Errorf("%s: point %+v, want %d with %v", c.name, pts[k], c.of(regs[i]), set)
+			}
+		}
 	}
 	if d := find(t, rm, "db.query").Description; d != "Time of one query." {
 		t.Errorf("description %q", d)

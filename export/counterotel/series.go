@@ -51,9 +51,37 @@ type batch struct {
 	histDelta, sumDelta bool
 	hists               []metricdata.ExponentialHistogramDataPoint[float64]
 	negs, migs          []metricdata.DataPoint[int64]
-	// counts is room, zero, for the counts of one histogram point, which
-	// the first point that fits in it takes (newOutput).
-	counts []uint64
+	// counts is where the histogram points' counts are cut from.
+	counts room
+}
+
+// A room hands out zero counts for the histogram points of one Produce,
+// cut from blocks that it makes, each twice as long as the one before
+// (the first as long as the first point needs), up to maxBlock counts, or
+// as long as a point needs where that is more: so that n points of w
+// buckets take about log₂(n) blocks up to maxBlock·8 bytes and n·w/maxBlock
+// after, not n slices, and the blocks are at most twice the points'
+// counts and one block more. Each block is the caller's, kept as long as
+// any point cut from it is.
+type room struct {
+	free []uint64 // zero
+	last int      // the length of the last block made
+}
+
+// maxBlock is the most counts a room makes a block of for points that
+// need fewer: 32 KB, the largest of Go's small size classes.
+const maxBlock = 4096
+
+// take returns n zero counts, cut from r's block, or a new one where the
+// block has fewer left.
+func (r *room) take(n int) []uint64 {
+	if n > len(r.free) {
+		r.last = max(n, min(2*r.last, maxBlock))
+		r.free = make([]uint64, r.last)
+	}
+	c := r.free[:n:n]
+	r.free = r.free[n:]
+	return c
 }
 
 // begin readies p to take an Interval of sr's spans, in ticks of rate,
@@ -106,18 +134,26 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 	if b.sumDelta {
 		s, start = &inTotals, sr.last
 	}
-	b.negs = append(b.negs, metricdata.DataPoint[int64]{
-		Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(s.Negative()),
-	})
-	b.migs = append(b.migs, metricdata.DataPoint[int64]{
-		Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(s.Migrated()),
-	})
+	// A sum has a point once it counts a span, as the SDK's counters have
+	// one for a set of attributes once it is measured: a cumulative sum
+	// from its series' first such span on, a delta sum for each Produce
+	// that takes one.
+	if n := s.Negative(); n > 0 {
+		b.negs = append(b.negs, metricdata.DataPoint[int64]{
+			Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(n),
+		})
+	}
+	if n := s.Migrated(); n > 0 {
+		b.migs = append(b.migs, metricdata.DataPoint[int64]{
+			Attributes: sr.attrs, StartTime: start, Time: now, Value: toInt64(n),
+		})
+	}
 	sr.last = now
 }
 
 // point sets dp to the histogram point of the spans whose figures are s
 // and whose buckets t counts, from start to now. p.mu is held.
-func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], attrs attribute.Set, s *export.Totals, t *tally, start time.Time, rate counter.TickRate, now time.Time, room *[]uint64) {
+func (p *Producer) point(dp *metricdata.ExponentialHistogramDataPoint[float64], attrs attribute.Set, s *export.Totals, t *tally, start time.Time, rate counter.TickRate, now time.Time, room *room) {
 	*dp = metricdata.ExponentialHistogramDataPoint[float64]{
 		Attributes: attrs,
 		StartTime:  start,
