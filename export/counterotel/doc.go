@@ -197,10 +197,12 @@
 // Produces.
 //
 // It allocates what it returns, and nothing a later Produce changes: per
-// Produce the slice of ScopeMetrics, of metrics, and of the points of each
-// kind (one allocation for the four where the Producer has one series: one
-// Source registered, or one Family of one series); per name the data of
-// its histogram, and of each sum that has a point; the counts of the
+// Produce the slice of ScopeMetrics, of metrics, with room for the
+// histograms', and of the histograms' points (one allocation for the three
+// where the Producer has one series: one Source registered, or one Family
+// of one series); per name the data of its histogram; where a sum has
+// points (a span to count), its data, the slice of its points and room for
+// its metric, each grown as append grows a slice; the counts of the
 // points with a positive span, 8 bytes a bucket, cut from blocks each
 // twice as long as the last (the first as long as the first point's
 // counts), up to 4,096 counts or a point's length where that is more, so

@@ -346,7 +346,7 @@ func TestFamilyErrors(t *testing.T) {
 
 // TestFamilyProduceAllocations checks that a Produce allocates for a
 // family what it does for registrations, once it has seen its series: the
-// four slices, the histogram's data, and the blocks the points' counts are
+// three slices, the histogram's data, and the blocks the points' counts are
 // cut from, each twice the last up to 4,096 counts, or a point's length
 // where that is more (the Cost section), so that 200 series of 100
 // buckets take 10 blocks, not 200 slices.
@@ -386,7 +386,7 @@ func TestFamilyProduceAllocations(t *testing.T) {
 				left -= n
 			}
 		}
-		want := float64(4 + 1 + blocks)
+		want := float64(3 + 1 + blocks)
 		got := testing.AllocsPerRun(20, func() {
 			if _, err := p.Produce(context.Background()); err != nil {
 				t.Fatal(err)

@@ -326,10 +326,11 @@ func TestProduceKeepsNothing(t *testing.T) {
 }
 
 // TestProduceAllocations checks the Cost section's account of what a
-// Produce allocates: four slices (one allocation where there is one
-// series), the data of each name's histogram and of each of its sums that
-// has a point, and the counts of each point with a positive span (in that
-// one allocation where they are at most DefaultMaxSize).
+// Produce allocates: three slices (one allocation where there is one
+// series), the data of each name's histogram, for the sums with points
+// their data and the slices appended to, and the blocks of counts of the
+// points with a positive span (in that one allocation where they are at
+// most DefaultMaxSize).
 func TestProduceAllocations(t *testing.T) {
 	type reg struct {
 		name  string
@@ -345,14 +346,17 @@ func TestProduceAllocations(t *testing.T) {
 			{"a", []counter.Tickdelta{5, 500, 50_000}},
 			{"a", []counter.Tickdelta{0, 0}}, // no positive span
 			{"b", []counter.Tickdelta{7}},
-		}, 4 + 2 + 2, counterotel.DefaultMaxSize},
+		}, 3 + 2 + 2, counterotel.DefaultMaxSize},
+		// The sums' data, the points' slice made and grown once, the
+		// metrics' grown once, a block of counts.
 		{"three with negative spans", []reg{
 			{"a", []counter.Tickdelta{5, 500, -1}},
 			{"a", []counter.Tickdelta{0, 0}},
 			{"b", []counter.Tickdelta{-7}},
-		}, 4 + 2*2 + 1, counterotel.DefaultMaxSize},
+		}, 3 + 2 + 2 + 2 + 1 + 1, counterotel.DefaultMaxSize},
 		{"one", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 1, counterotel.DefaultMaxSize},
-		{"one with a negative span", []reg{{"a", []counter.Tickdelta{5, -500, 50_000}}}, 1 + 2, counterotel.DefaultMaxSize},
+		// The sum's data and points, the metrics grown.
+		{"one with a negative span", []reg{{"a", []counter.Tickdelta{5, -500, 50_000}}}, 1 + 1 + 3, counterotel.DefaultMaxSize},
 		{"one of at most 2,048 buckets", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 1 + 1, 2048},
 		{"one without a positive span", []reg{{"a", []counter.Tickdelta{0}}}, 1 + 1, counterotel.DefaultMaxSize},
 	} {

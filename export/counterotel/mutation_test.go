@@ -80,8 +80,6 @@ var mutations = []mutation{
 		"\tif b.histDelta {\n\t\tp.delta.reset(&p.layout)\n\t}", ""},
 	{"a bucket is placed at the wrong rate", "buckets.go",
 		"export.Seconds(export.Middle(b), r)", "export.Seconds(export.Middle(b), r)*2"},
-	{"an appended negative point overwrites a migrated one", "producer.go",
-		"b.negs, b.migs = sums[:0:n], sums[n:n:2*n]", "b.negs, b.migs = sums[:0], sums[n:n]"},
 	{"a sum that counts no span has a point", "series.go",
 		"if n := s.Negative(); n > 0 {", "if n := s.Negative(); n >= 0 {"},
 	{"a sum's points start at the histogram's first", "producer.go",

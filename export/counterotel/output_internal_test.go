@@ -4,16 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-
 	"github.com/tickstamp/counter/internal/inlining"
 )
 
-// TestNewOutput checks newOutput's room, in one allocation or in four: the
-// metrics of every group and the points of every series, room for one
-// point's counts in the one allocation, and an append of
-// a point past the series counted, as a Family's series made meanwhile
-// makes, moves its kind's points elsewhere and writes over no other point.
+// TestNewOutput checks newOutput's room, in one allocation or in three:
+// the histograms' metrics of every group and points of every series, room
+// for one point's counts in the one allocation, and none for the sums,
+// which Produce appends where they have points.
 func TestNewOutput(t *testing.T) {
 	for _, c := range []struct{ series, groups int }{{1, 1}, {3, 1}, {2, 2}} {
 		var b batch
@@ -21,27 +18,10 @@ func TestNewOutput(t *testing.T) {
 		if room := c.series == 1 && c.groups == 1; b.counts.last != 0 || room != (len(b.counts.free) == DefaultMaxSize) || !room && b.counts.free != nil {
 			t.Fatalf("%+v: room for %d counts (a block of %d made); want %d", c, len(b.counts.free), b.counts.last, map[bool]int{true: DefaultMaxSize}[room])
 		}
-		if len(out) != 1 || len(metrics) != 0 || cap(metrics) < 3*c.groups ||
-			len(b.hists) != 0 || cap(b.hists) < c.series || len(b.negs) != 0 || len(b.migs) != 0 {
-			t.Fatalf("%+v: %d ScopeMetrics, %d metrics of room %d, %d points of room %d, sums %d and %d",
-				c, len(out), len(metrics), cap(metrics), len(b.hists), cap(b.hists), len(b.negs), len(b.migs))
-		}
-		for i := range c.series {
-			b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{Count: uint64(i)})
-			b.negs = append(b.negs, metricdata.DataPoint[int64]{Value: int64(i)})
-			b.migs = append(b.migs, metricdata.DataPoint[int64]{Value: int64(100 + i)})
-		}
-		negs, migs := b.negs, b.migs // as Produce cuts them for each group
-		b.negs = append(b.negs, metricdata.DataPoint[int64]{Value: -1})
-		b.hists = append(b.hists, metricdata.ExponentialHistogramDataPoint[float64]{Count: 99})
-		for i := range c.series {
-			if negs[i].Value != int64(i) || migs[i].Value != int64(100+i) || b.hists[i].Count != uint64(i) {
-				t.Fatalf("%+v: point %d is %d, %d, %d after an append past the series; want %d, %d, %d",
-					c, i, negs[i].Value, migs[i].Value, b.hists[i].Count, i, 100+i, i)
-			}
-		}
-		if b.negs[c.series].Value != -1 || len(b.migs) != c.series {
-			t.Fatalf("%+v: the appended negative point is %d, and %d migrated points", c, b.negs[c.series].Value, len(b.migs))
+		if len(out) != 1 || len(metrics) != 0 || cap(metrics) < c.groups ||
+			len(b.hists) != 0 || cap(b.hists) < c.series || b.negs != nil || b.migs != nil {
+			t.Fatalf("%+v: %d ScopeMetrics, %d metrics of room %d, %d points of room %d, sums %v and %v",
+				c, len(out), len(metrics), cap(metrics), len(b.hists), cap(b.hists), b.negs, b.migs)
 		}
 	}
 	var b batch // points of more buckets than the room

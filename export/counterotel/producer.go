@@ -480,22 +480,19 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 
 // newOutput returns the memory of a Produce's points, empty, for n series
 // of a number of groups: the one ScopeMetrics it returns, room for the
-// metrics, and b's room for the points. The sums' points are one slice,
-// cut in two, the negative's and the migrated's, with their capacities, so
-// that an append past the count made here moves its points elsewhere
-// rather than onto the others. Where there is one series (a Producer of
-// one Source, the usual case) they are one allocation, not four, and where
-// its points have at most DefaultMaxSize buckets (maxSize) that
-// allocation also holds the histogram point's counts (b.counts), so that
-// a Produce of one series allocates its points once; the Producer's
-// caller keeps them, so they are made for each Produce.
+// histograms' metrics, and b's room for their points. The sums, which
+// most Produces export none of, have none: their metrics and points are
+// appended where a sum counts a span. Where there is one series (a
+// Producer of one Source, the usual case) they are one allocation, not
+// three, and where its points have at most DefaultMaxSize buckets
+// (maxSize) that allocation also holds the histogram point's counts
+// (b.counts), so that a Produce of one series allocates its points once;
+// the Producer's caller keeps them, so they are made for each Produce.
 func newOutput(b *batch, n, groups int, maxSize int32) (out []metricdata.ScopeMetrics, metrics []metricdata.Metrics) {
-	var sums []metricdata.DataPoint[int64]
 	type points struct {
 		out     [1]metricdata.ScopeMetrics
-		metrics [3]metricdata.Metrics
+		metrics [1]metricdata.Metrics
 		hists   [1]metricdata.ExponentialHistogramDataPoint[float64]
-		sums    [2]metricdata.DataPoint[int64]
 	}
 	switch {
 	case n == 1 && groups == 1 && maxSize <= DefaultMaxSize:
@@ -503,18 +500,16 @@ func newOutput(b *batch, n, groups int, maxSize int32) (out []metricdata.ScopeMe
 			points
 			counts [DefaultMaxSize]uint64
 		})
-		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]
+		out, metrics, b.hists = one.out[:], one.metrics[:0], one.hists[:0]
 		b.counts = room{free: one.counts[:]}
 	case n == 1 && groups == 1:
 		one := new(points)
-		out, metrics, b.hists, sums = one.out[:], one.metrics[:0], one.hists[:0], one.sums[:]
+		out, metrics, b.hists = one.out[:], one.metrics[:0], one.hists[:0]
 	default:
 		out = make([]metricdata.ScopeMetrics, 1)
-		metrics = make([]metricdata.Metrics, 0, 3*groups)
+		metrics = make([]metricdata.Metrics, 0, groups)
 		b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)
-		sums = make([]metricdata.DataPoint[int64], 2*n)
 	}
-	b.negs, b.migs = sums[:0:n], sums[n:n:2*n]
 	return out, metrics
 }
 
