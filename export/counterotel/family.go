@@ -52,8 +52,8 @@ type familyReg struct {
 }
 
 // RegisterFamily adds every series of f to what each Produce exports,
-// each as a data point of the histogram name and of the sums
-// name+".negative" and name+".migrated", in seconds at rate, as
+// each as a data point of the histogram name, in seconds at rate, and of
+// the sums name+".negative" and name+".migrated" once they count a span, as
 // [Producer.Register] adds one Source: a series' point has the attributes
 // attrs and one string attribute for each of f's labels, whose key is the
 // label's name and whose value is the series' value of it; f's overflow

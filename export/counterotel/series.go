@@ -10,11 +10,11 @@ import (
 	"github.com/tickstamp/counter/export"
 )
 
-// A series is what a Producer keeps of one data point of each of a name's
-// three metrics: the spans taken for it since it began, from a
-// registration's Source or from one series of a registered Family, as
-// figures (total) and as a point's buckets (cumulative), both of a size
-// that the spans' range does not change.
+// A series is what a Producer keeps of one data point of a name's
+// histogram and of each of its sums: the spans taken for it since it
+// began, from a registration's Source or from one series of a registered
+// Family, as figures (total) and as a point's buckets (cumulative), both
+// of a size that the spans' range does not change.
 type series struct {
 	attrs      attribute.Set
 	start      time.Time     // its cumulative points' StartTime
