@@ -107,8 +107,9 @@
 // (StartTime) to the Produce's (Time), and its Min and Max are the smallest
 // and largest of all time. A delta point holds the spans taken since the
 // previous Produce, from that Produce's time (the registration's, for the
-// first) to this one's, with their own Min and Max; a point that holds
-// none has Count 0 and no Min and Max, and is still reported.
+// first) to this one's, with their own Min and Max; a histogram point that
+// holds none has Count 0 and no Min and Max, and is still reported (a
+// sum's delta point that counts none is not: see What is exported).
 //
 // # One reader for each Source
 //
@@ -142,10 +143,11 @@
 // attributes are those of measurements, as the labels are here.)
 //
 // A Family keeps its series for its life, and so does the Producer: each
-// series is reported by every Produce from the first that sees it, with a
-// total, a Scale and a start of its own, as one registration is, and its
-// points follow the family's series in the order it made them, the
-// overflow series last. A series' points start at the time of the Produce
+// series' histogram point is reported by every Produce from the first that
+// sees it (its sums' points where they count a span), with a total, a
+// Scale and a start of its own, as one registration is, and its points
+// follow the family's series in the order it made them, the overflow
+// series last. A series' points start at the time of the Produce
 // before the first that saw it, or of RegisterFamily where none did: that
 // is the StartTime of all its cumulative points and of its first delta
 // point. A series the previous Produce did not see was made after it took
@@ -206,8 +208,10 @@
 // points with a positive span, 8 bytes a bucket, cut from blocks each
 // twice as long as the last (the first as long as the first point's
 // counts), up to 4,096 counts or a point's length where that is more, so
-// that n points take about log₂ n blocks, not n slices, and at most twice
-// their counts' bytes and a block (where the Producer has one series and a
+// that n points of w buckets take about log₂ n blocks while the blocks
+// are short of 4,096 counts and one for each 4,096/w points after, not n
+// slices, and at most twice their counts' bytes and a block (where the
+// Producer has one series and a
 // maximum size of at most DefaultMaxSize, its counts are in that one
 // allocation); and the first Produce that sees a family's series makes
 // what the Producer keeps of it and its attributes.

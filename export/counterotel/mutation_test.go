@@ -84,6 +84,8 @@ var mutations = []mutation{
 		"if n := s.Negative(); n > 0 {", "if n := s.Negative(); n >= 0 {"},
 	{"a sum's points start at the histogram's first", "producer.go",
 		"DataPoints: b.migs[migFrom:to:to]", "DataPoints: b.migs[from:to:to]"},
+	{"the negative sum's points start at the histogram's first", "producer.go",
+		"DataPoints: b.negs[negFrom:to:to]", "DataPoints: b.negs[from:to:to]"},
 	{"a sum without a point is exported", "producer.go",
 		"if to := len(b.negs); to > negFrom {", "if to := len(b.negs); to >= negFrom {"},
 	{"a point's counts overlap the next's", "series.go",

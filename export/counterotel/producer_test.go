@@ -413,7 +413,7 @@ func TestSeveralRegistrations(t *testing.T) {
 	}
 	regs := []reg{
 		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "users")}},
-		{name: "rpc", attrs: nil, mig: 2},
+		{name: "rpc", attrs: nil, neg: 1, mig: 2},
 		{name: "db.query", attrs: []attribute.KeyValue{attribute.String("table", "orders")}, neg: 3, mig: 1},
 	}
 	for i := range regs {
@@ -444,7 +444,7 @@ func TestSeveralRegistrations(t *testing.T) {
 			names = append(names, m.Name)
 		}
 	}
-	want := "db.query db.query.negative db.query.migrated rpc rpc.migrated"
+	want := "db.query db.query.negative db.query.migrated rpc rpc.negative rpc.migrated"
 	if strings.Join(names, " ") != want {
 		t.Errorf("metrics %q, want %q", names, want)
 	}
@@ -457,6 +457,7 @@ func TestSeveralRegistrations(t *testing.T) {
 	}{
 		{"db.query.negative", []int{2}, func(r reg) int64 { return r.neg }},
 		{"db.query.migrated", []int{2}, func(r reg) int64 { return r.mig }},
+		{"rpc.negative", []int{1}, func(r reg) int64 { return r.neg }},
 		{"rpc.migrated", []int{1}, func(r reg) int64 { return r.mig }},
 	} {
 		pts := sumPoints(t, rm, c.name)
