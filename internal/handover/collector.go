@@ -237,7 +237,9 @@ func (c *Collector) putSpare(t *Tally) {
 	}
 	t.reset()
 	c.mu.Lock()
-	*list = append(*list, t)
+	if c.keeps(list) { // another may have put one meanwhile
+		*list = append(*list, t)
+	}
 	c.mu.Unlock()
 }
 

@@ -211,7 +211,8 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 	// The paths that take a tally whole without reading its journal: a
 	// writer listed with a lock (ListLocked), whose tally Interval takes
 	// only holding the lock and reads by its marks, and collect's before
-	// the copy, only where seq has moved since the barrier.
+	// the copy, only where seq has moved since the barrier; and the
+	// retirement of the writers closed while an Interval runs.
 	for _, lm := range []struct{ name, file, old, new, why string }{
 		{"Interval: a locked writer's tally taken whole without its lock", "collector.go",
 			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
@@ -222,6 +223,10 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 		{"MarkSpan: no mark", "writer.go",
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
 			"a tally taken holding the lock is read by its marks"},
+		{"settle: the writers closed during the Interval left listed", "collector.go",
+			"if len(c.closing) > 0 {\n\t\tc.mu.Unlock()\n\t\tc.retireClosed(&c.pending)\n\t\tc.mu.Lock()\n\t}\n\tc.busy = busy",
+			"if false {\n\t\tc.mu.Unlock()\n\t\tc.retireClosed(&c.pending)\n\t\tc.mu.Lock()\n\t}\n\tc.busy = busy",
+			"a writer closed while an Interval runs is off the list when it returns"},
 	} {
 		src := writer
 		if lm.file == "collector.go" {
@@ -254,9 +259,10 @@ func isStep(st ast.Stmt) bool {
 	return ok && id.Name == "step" && len(c.Args) == 0
 }
 
-// TestMutations applies every mutation of the store order to a scratch
-// copy of this package and runs the handoverstep tests on it: each change
-// the proof forbids must fail them, each it allows must pass, and this
+// TestMutations applies every mutation of the store order (and of the
+// retirement of closed writers) to a scratch copy of this package and runs
+// the handoverstep tests and TestCloseDuringIntervalRetires on it: each
+// change the proof forbids must fail them, each it allows must pass, and this
 // package as it is must pass. It compiles the package once a mutation
 // (about a minute in all), so it runs only where COUNTER_MUTATE is set,
 // as CI sets it.
@@ -286,7 +292,7 @@ func TestMutations(t *testing.T) {
 	}
 	run := func() (string, bool) {
 		cmd := exec.Command("go", "test", "-tags", "handoverstep", "-count=1",
-			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals)$", "./internal/handover")
+			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals|TestCloseDuringIntervalRetires)$", "./internal/handover")
 		cmd.Dir = scratch
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		out, err := cmd.CombinedOutput()

@@ -110,6 +110,43 @@ func TestWriterLifecycle(t *testing.T) {
 	}
 }
 
+// TestCloseDuringIntervalRetires closes writers while an Interval holds
+// the Collector, so that Close cannot take them off the list itself: one
+// as the Interval runs (from Intervals' before, between its two halves),
+// which that Interval's last step takes off, and one while the Interval is
+// held by another caller, which the next Interval's first step takes off.
+// Either way the writer is off the list when the Interval returns, and its
+// spans are in exactly one Interval.
+func TestCloseDuringIntervalRetires(t *testing.T) {
+	c := newTestCollector()
+	var s Dist
+	w := c.NewWriter()
+	w.Record(5)
+	Intervals([]*Collector{c}, &s, func(int) { w.Close() }, func(int) {})
+	if n := c.Listed(); n != 0 {
+		t.Fatalf("a writer closed during an Interval: %d writers listed after it, want 0", n)
+	}
+	total := s.Count()
+
+	v := c.NewWriter()
+	v.Record(7)
+	c.interval.Lock() // as a running Interval holds it
+	v.Close()
+	c.interval.Unlock()
+	if n := c.Listed(); n != 1 {
+		t.Fatalf("a writer closed while the Interval was held: %d listed before the next, want 1", n)
+	}
+	c.Interval(&s)
+	if n := c.Listed(); n != 0 {
+		t.Fatalf("a writer closed while the Interval was held: %d writers listed after the next, want 0", n)
+	}
+	total += s.Count()
+	c.Interval(&s)
+	if total += s.Count(); total != 2 {
+		t.Fatalf("%d spans in all the Intervals, want 2", total)
+	}
+}
+
 // TestOneMapOfKinds checks that a Dist and a Tally count each kind in the
 // same field, and that wordsSince reads back the kind a record changed.
 func TestOneMapOfKinds(t *testing.T) {
