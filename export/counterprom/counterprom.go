@@ -3,51 +3,36 @@
 //
 //	prometheus.MustRegister(counterprom.New(h, c.Rate(), counterprom.Opts{Name: "request_duration_seconds"}))
 //
-// and that serves, on each scrape, the distribution of every span recorded
-// since it was made, in seconds: a histogram with classic buckets at the
-// bounds the program chose and, where it asks, native buckets, as
-// client_golang's own Histogram serves them. Negative spans and spans that
-// changed CPU, which a Histogram counts apart, are two counters beside it.
+// and that serves, on each scrape, every span recorded since it was made, in
+// seconds: a histogram with classic buckets at the bounds the program chose
+// and, where it asks, native buckets, as client_golang's own Histogram
+// serves them. Negative spans and spans that changed CPU, which a Histogram
+// counts apart, are two counters beside it.
 //
 // # What a scrape holds
 //
-// Each scrape takes the spans recorded since the previous one with the
-// source's Interval and adds them to a total the Collector keeps, so its
-// counts never fall: the counts and sums of the Snapshot that every
-// Interval merges into, as if it were kept. The count is
-// [counter.Snapshot.Count] and the sum [export.SumSeconds], exact but for
-// the conversion to a float64 of seconds. Each span is counted at its
-// value of [export.Values] in that Snapshot, which is within
-// [counter.QuantileError] of it, and that value's place among the bounds
-// says which buckets count it: a span x counts toward the classic bound b
-// where x ≤ b, but for spans within b·QuantileError of b, which may count on
-// either side of it. In native buckets of schema s, a quantile read at any
-// point of the right bucket is within 2^(2^−s)−1 of the Snapshot's:
-// 2^(1/128)−1 at schema 7, under one part in a hundred, which a
-// NativeHistogramBucketFactor of 1.01 picks. As the Snapshot's is within
-// [counter.QuantileError] of the exact order statistic, the bucket's is
-// within (1+QuantileError)·2^(2^−s)−1 of it. The schema is the factor's,
-// or a lower one that [Opts.NativeHistogramMaxBucketNumber] forces.
+// Each scrape takes the source's Interval and adds it to what the Collector
+// holds, so its counts never fall. The count is exact, and the sum is
+// [export.SumSeconds] of every span taken. Each span is counted once, at its
+// value of [export.Values] in the Snapshot of the Interval that took it,
+// which is within [counter.QuantileError] of the span: it counts toward the
+// classic bound b where that value is at most b, so a span within
+// b·QuantileError of b may count on either side. A quantile read at any
+// point of the native bucket of schema s that holds it is within
+// (1+QuantileError)·2^(2^−s)−1 of the exact order statistic: 0.94% at schema
+// 7, which a NativeHistogramBucketFactor of 1.01 picks.
 //
-// A scrape costs in proportion to the buckets of its Interval and to the
-// ones it exports, not to the total's: the total keeps its first and last
-// buckets aside ([export.Ends]) and the others' spans at their bounds and
-// native buckets, and the Collector remembers where each bucket of a
-// Snapshot lies among them ([export.Memo]: 464 bytes, and 1,024 more for
-// each doubling of spans it placed, from the first scrape of one). A
-// series keeps 8 bytes a bound and 16 bytes a native bucket, whatever the
-// range of its spans. A Collector of a [counter.Histogram] takes the
-// buckets of its writers' tallies as its Interval takes them
-// ([export.Direct]), without their passing through a Snapshot.
+// A scrape costs time in proportion to the buckets of its Interval, the
+// bounds, and the native buckets of the series' window, which runs from the
+// least native bucket that holds a span to the greatest. A series holds 8
+// bytes a bound and 8 bytes a native bucket of its window.
 //
 // # Who calls Interval
 //
-// The Collector takes its spans through the Source's Interval, and each
-// span goes to one Interval call. Where the program also calls the
-// Histogram's Interval, for its own reports, the spans that call takes never
-// reach the Collector: its counts still never fall, but they miss those
-// spans. To read a Histogram both ways, or through two exporters, make an
-// [export.Feed] of it and give each reader its own [export.Tap].
+// Each span goes to one Interval call. Where the program also calls the
+// Histogram's Interval, the spans that call takes never reach the
+// Collector. To read a Histogram both ways, or through two exporters, make
+// an [export.Feed] of it and give each reader its own [export.Tap].
 //
 // Several registries may scrape one Collector, and scrapes may overlap: a
 // Collector takes one scrape at a time, and each gets the counts up to its
@@ -65,9 +50,9 @@
 //	f.With("GET", "/users").Record(c.Now().Sub(start))
 //
 // Its variable labels are the Family's label names, and each series is
-// exported as a Collector exports its one source, with a total and a
-// native schema of its own. The overflow series, which takes the sets of
-// values past the Family's limit, has the value [Overflow] for every label.
+// exported as a Collector exports its one source. The overflow series,
+// which takes the sets of values past the Family's limit, has the value
+// [Overflow] for every label.
 package counterprom
 
 import (
@@ -83,7 +68,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
-	"google.golang.org/protobuf/proto"
+	"github.com/tickstamp/counter/export/internal/running"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
@@ -107,37 +92,23 @@ type Opts struct {
 	// NativeHistogramBucketFactor asks for native buckets where it is above
 	// 1, as in prometheus.HistogramOpts: their schema is the coarsest, from
 	// −4 to 8, whose buckets grow by a factor of at most this one, and 8
-	// where none does: 1.1 picks schema 3, 1.01 schema 7. Every bucket that
-	// holds a span is exported, but for NativeHistogramMaxBucketNumber;
-	// spans of 0 ticks are in the zero bucket, whose threshold is
+	// where none does: 1.1 picks schema 3, 1.01 schema 7. Spans of 0 ticks
+	// are in the zero bucket, whose threshold is
 	// [prometheus.DefNativeHistogramZeroThreshold].
 	NativeHistogramBucketFactor float64
 
 	// NativeHistogramMaxBucketNumber bounds the native buckets that hold
-	// spans, where it is above 0 and native buckets are asked for: each
-	// scrape exports them at the largest schema, from the factor's down to
-	// −4, at which at most this many hold spans, merging pairs of buckets
-	// as client_golang's Histogram does when it halves its resolution. The
-	// zero bucket is not one of them, and empty buckets the encoding puts
-	// between two that hold spans are not either, as in client_golang. A
-	// maximum below 5 may not be met: the spans of one Collector may fill
-	// 5 buckets even at schema −4, which it then exports. Where it is 0,
-	// the buckets are not bounded.
+	// spans, where it is above 0 and native buckets are asked for: where
+	// more hold spans, the series lowers its schema by one, merging each
+	// pair of buckets as client_golang does when it halves its resolution,
+	// until at most this many hold spans or the schema is −4, where a
+	// series' spans may fill 5. The zero bucket is not one of them, nor are
+	// the empty buckets the encoding puts between two that are. A series'
+	// schema never rises. Where it is 0, the buckets are not bounded.
 	//
-	// Once lowered, the schema stays lowered for the life of the Collector,
-	// as it does for a client_golang Histogram that never resets: each
-	// scrape looks for the largest schema that fits from the previous
-	// scrape's down, not from the factor's. As the counts never fall, the
-	// schema changes only where the buckets outgrow it, and never rises.
-	// Each step down squares the factor 2^(2^−s) by which the buckets of
-	// schema s grow, and so widens the bound on a quantile's error that
-	// "What a scrape holds" states.
-	//
-	// There is no NativeHistogramMinResetDuration: a Collector's counts are
-	// those of every span since it was made, and it never resets them. Nor
-	// is there a NativeHistogramMaxZeroThreshold: the zero bucket holds
-	// exactly the spans of 0 ticks, and the shortest spans keep buckets of
-	// their own.
+	// There is no NativeHistogramMinResetDuration: a series never resets.
+	// Nor is there a NativeHistogramMaxZeroThreshold: the zero bucket holds
+	// exactly the spans of 0 ticks.
 	NativeHistogramMaxBucketNumber uint32
 }
 
@@ -162,10 +133,7 @@ type Collector struct {
 
 	mu      sync.Mutex // held by one Collect at a time
 	series  series
-	scratch counter.Snapshot
-	// direct takes the Intervals: the writers' tallies go to series.taken
-	// as it takes them, without passing through scratch.
-	direct *export.Direct
+	scratch counter.Snapshot // each Interval's
 }
 
 // A shape is what a collector's options make of each series it exports:
@@ -180,59 +148,31 @@ type shape struct {
 	native                   bool
 	exp                      export.Exponential // at the factor's schema
 	maxBuckets               int                // 0: no bound
-
-	// counts, pending and merged are the native buckets of one scrape, of
-	// one Interval, and of a series' merged with an Interval's, kept for
-	// their arrays: the collector's lock is held while they are used.
-	counts, pending, merged []count
-	// places is where the middle of each bucket a series handed on lies,
-	// among the bounds and the native buckets ([export.Memo] of place).
-	places export.Memo[place]
 }
 
-// A place is where a value lies: the index of the first bound at least as
-// large, and its native bucket at the factor's schema.
-type place struct{ classic, native int32 }
-
-// place returns where the middle of b lies: for bucket 0, whose middle is
-// 0 s, in native bucket 0, which no span between the ends is in (bucket 0's
-// spans, where it holds any, are in the first end).
-func (sh *shape) place(b counter.Bucket) place {
-	sec := export.Seconds(export.Middle(b), sh.rate)
-	pl := place{int32(sort.SearchFloat64s(sh.bounds, sec)), 0}
-	if sh.native && sec > 0 {
-		pl.native = sh.exp.Index(sec)
-	}
-	return pl
-}
-
-// A series is the state of one exported histogram from scrape to scrape:
-// its labels and every span it has taken, as figures and as buckets of
-// its own. Its collector's lock is held while [series.add] and
-// [shape.metrics] read and write it.
-//
-// The buckets are kept as [export.Ends] keeps them: the first and the last
-// bucket of the total aside, and the spans of every other bucket, once,
-// at its middle, in classic (by bound) and in the native buckets of
-// schema, so that a scrape costs in proportion to the buckets of its
-// Interval and of its export, and not to those of the total.
+// A series is one exported histogram from scrape to scrape: its labels and
+// every span it has taken. Its collector's lock is held while it is used.
 type series struct {
 	labels []*dto.LabelPair // sorted, the const labels among them
-	total  export.Totals
-	ends   export.Ends
-	// classic[i] counts the spans between the ends above bounds[i-1] and
-	// at most bounds[i]; nil before the first.
+	total  running.Totals
+	// classic[i] counts the spans above bounds[i-1] and at most bounds[i].
 	classic []uint64
-	// inner are the native buckets of the spans between the ends, at
-	// schema, in increasing order of index.
-	inner  []count
-	schema int32 // of the native buckets; it never rises
+	zero    uint64 // the spans of 0 ticks, where native
+	window
+}
+
+// A window is a series' native buckets: counts[i] holds the spans of
+// bucket offset+i at schema, and the first and last counts are not 0.
+type window struct {
+	schema int32 // it never rises
+	offset int32
+	counts []uint64
+	held   int // the counts that are not 0
 }
 
 // New returns a Collector of the spans of src, a *counter.Histogram or an
-// [export.Tap], at the rate r, the Counter's that took them. It is the
-// Collector's first scrape that first takes src's Interval: spans recorded
-// before then are in it too, but for any an earlier Interval call took.
+// [export.Tap], at the rate r, the Counter's that took them. Its first
+// scrape takes src's first Interval.
 //
 // New never fails: where the options are wrong (see the errors above, and
 // [export.ErrZeroRate] for the zero TickRate; a Name that Prometheus does
@@ -242,7 +182,6 @@ func New(src export.Source, r counter.TickRate, opts Opts) *Collector {
 	c := &Collector{src: src}
 	c.err = c.shape.init(r, opts, nil, export.CheckSource(src))
 	c.series.init(&c.shape, nil)
-	c.direct = export.NewDirect(func(tk *export.Taken) { c.series.taken(tk, &c.shape) })
 	return c
 }
 
@@ -260,7 +199,6 @@ func (sh *shape) init(r counter.TickRate, opts Opts, labels []string, source err
 	if err := sh.configure(r, opts, labels, source); err != nil {
 		return err
 	}
-	sh.places = export.NewMemo(sh.place)
 	// NewConstMetric returns the error NewDesc recorded in a Desc: a Name
 	// or a label that Prometheus does not allow. Register would report it;
 	// Collect then reports it too, rather than send metrics of that Desc.
@@ -311,6 +249,7 @@ func (sh *shape) configure(r counter.TickRate, opts Opts, labels []string, sourc
 // of sh's variable labels.
 func (s *series) init(sh *shape, values []string) {
 	s.labels = prometheus.MakeLabelPairs(sh.hist, values)
+	s.classic = make([]uint64, len(sh.bounds)+1)
 	s.schema = sh.exp.Scale()
 }
 
@@ -348,144 +287,83 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.collect().send(ch)
 }
 
-// collect takes an Interval and builds the metrics of the total.
+// collect takes an Interval and builds the metrics of the series.
 func (c *Collector) collect() *metrics {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.direct.Interval(c.src, &c.scratch)
+	c.src.Interval(&c.scratch)
 	c.series.add(&c.scratch, &c.shape)
 	return c.metrics(&c.series)
 }
 
-// add adds the spans of in, an Interval, to s: its figures, and the
-// buckets that taken did not take already. sh's collector's lock is held.
+// add adds the spans of in, one Interval, to s, each at its value of
+// [export.Values].
 func (s *series) add(in *counter.Snapshot, sh *shape) {
 	s.total.Add(in)
-	if in.Count() == 0 {
-		return
-	}
-	pending, classic, shift := s.run(sh)
-	for k, n := range s.ends.Between(in) {
-		pl, ok := sh.places.Known(k)
-		if !ok {
-			pl = sh.places.Value(k)
+	for v, n := range export.Values(in) {
+		sec := export.Seconds(v, sh.rate)
+		s.classic[sort.SearchFloat64s(sh.bounds, sec)] += n
+		switch {
+		case !sh.native:
+		case v == 0:
+			s.zero += n
+		default:
+			s.window.add(sh.exp.Index(sec), sh.exp.Scale(), n, sh.maxBuckets)
 		}
-		classic[pl.classic] += n
-		if sh.native {
-			pending = append(pending, count{pl.native >> shift, n})
-		}
-	}
-	s.addPending(pending, sh)
-}
-
-// taken adds the buckets of tk, a writer's tally that an Interval took
-// ([export.Direct]), as add adds a Snapshot's: add then adds the Interval's
-// figures and its other buckets. sh's collector's lock is held.
-func (s *series) taken(tk *export.Taken, sh *shape) {
-	pending, classic, shift := s.run(sh)
-	for k, n := range s.ends.BetweenTaken(tk) {
-		pl, ok := sh.places.Known(k)
-		if !ok {
-			pl = sh.places.Value(k)
-		}
-		classic[pl.classic] += n
-		if sh.native {
-			pending = append(pending, count{pl.native >> shift, n})
-		}
-	}
-	s.addPending(pending, sh)
-}
-
-// run readies s for a run of buckets to place, each between the ends,
-// at its middle: it returns sh's array of pending native counts, empty,
-// s's classic counts, made at the first run, and by how much a native
-// bucket's index at the factor's schema shifts to s's schema, which a run
-// does not change. The loops that place a run's buckets are written out
-// in add and in taken, not in a function they call, so that each bucket
-// costs no call.
-func (s *series) run(sh *shape) (pending []count, classic []uint64, shift int32) {
-	if s.classic == nil {
-		s.classic = make([]uint64, len(sh.bounds)+1)
-	}
-	return sh.pending[:0], s.classic, sh.exp.Scale() - s.schema
-}
-
-// addPending adds pending, the native counts of a run of buckets in
-// increasing order of index but for the first end that a lower bucket
-// took the place of, to s's, and lowers s's schema where they need it.
-// pending's array is sh's, kept for the next.
-func (s *series) addPending(pending []count, sh *shape) {
-	if len(pending) > 0 {
-		sortCounts(pending)
-		if rest := addWithin(s.inner, pending); len(rest) > 0 {
-			s.inner, sh.merged = mergeCounts(sh.merged, rest, s.inner), s.inner
-		}
-		// Buckets between the ends never empty, so where they alone need
-		// a coarser schema, every later scrape does too.
-		s.inner, s.schema = fit(s.inner, s.schema, s.schema, sh.maxBuckets)
-	}
-	sh.pending = pending[:0]
-}
-
-// sortCounts orders counts by index, in place. Those of one Interval come
-// in order but for at most one, the first end that a lower bucket took the
-// place of (Take hands it on at that bucket, which is the Interval's
-// first): an insertion sort orders them in a step each and that one's
-// moves, where a general sort would compare each count about seven times.
-func sortCounts(counts []count) {
-	for i := 1; i < len(counts); i++ {
-		k := counts[i]
-		j := i
-		for ; j > 0 && counts[j-1].index > k.index; j-- {
-			counts[j] = counts[j-1]
-		}
-		counts[j] = k
 	}
 }
 
-// addWithin adds each count of a to the count of its index in b, where b
-// has one at the place its index is past b's first (as it has where b's
-// indexes run without a gap up to there), and returns the others, in a's
-// storage and order. Both are in increasing order of index (a's may
-// repeat). Once a series has taken spans over its range, most of an
-// Interval's counts fall in buckets it has: they are added so, a step
-// each, and only the rest are merged.
-func addWithin(b, a []count) (rest []count) {
-	rest = a[:0]
-	if len(b) == 0 {
-		return a
+// add counts n spans in bucket i of the schema at, which is not below w's,
+// then lowers w's schema while more than most buckets hold spans, where
+// most is above 0.
+func (w *window) add(i, at int32, n uint64, most int) {
+	i >>= at - w.schema
+	switch {
+	case len(w.counts) == 0:
+		w.offset, w.counts = i, append(w.counts, 0)
+	case i < w.offset:
+		// Values come in increasing order: this happens at most once an
+		// Interval, at its least value.
+		grown := make([]uint64, int(w.offset-i)+len(w.counts), int(w.offset-i)+cap(w.counts))
+		copy(grown[w.offset-i:], w.counts)
+		w.offset, w.counts = i, grown
+	case int(i-w.offset) >= len(w.counts):
+		w.counts = append(w.counts, make([]uint64, int(i-w.offset)+1-len(w.counts))...)
 	}
-	first := b[0].index
-	for _, k := range a {
-		if j := int(k.index) - int(first); j >= 0 && j < len(b) && b[j].index == k.index {
-			b[j].n += k.n
-			continue
-		}
-		rest = append(rest, k) // rest is behind k in a's storage
+	k := &w.counts[i-w.offset]
+	if *k == 0 {
+		w.held++
 	}
-	return rest
+	*k += n
+	for most > 0 && w.held > most && w.schema > -4 {
+		w.halve()
+	}
 }
 
-// mergeCounts appends to dst, emptied, the counts of a and of b, each in
-// increasing order of index (a's indexes may repeat), in increasing order
-// of index, one count an index, and returns it.
-func mergeCounts(dst, a, b []count) []count {
-	dst = dst[:0]
-	i := 0
-	for _, k := range b {
-		for ; i < len(a) && a[i].index < k.index; i++ {
-			dst = appendCount(dst, a[i])
+// halve lowers w's schema by one: bucket i takes bucket i>>1, as
+// client_golang merges a pair when it halves its resolution (in
+// Prometheus's keys k = i+1, key ⌈k/2⌉).
+func (w *window) halve() {
+	lo, hi := w.offset>>1, (w.offset+int32(len(w.counts))-1)>>1
+	w.held = 0
+	for k, n := range w.counts {
+		// j ≤ k: the counts before k are merged already.
+		if j := int((w.offset+int32(k))>>1 - lo); j != k {
+			w.counts[k] = 0
+			w.counts[j] += n
 		}
-		dst = appendCount(dst, k)
 	}
-	for ; i < len(a); i++ {
-		dst = appendCount(dst, a[i])
+	w.counts = w.counts[:hi-lo+1]
+	for _, n := range w.counts {
+		if n != 0 {
+			w.held++
+		}
 	}
-	return dst
+	w.offset = lo
+	w.schema--
 }
 
-// metrics builds the histogram of s's total and its two counters, and
-// lowers s's schema where NativeHistogramMaxBucketNumber asks.
+// metrics builds the histogram of s and its two counters.
 func (sh *shape) metrics(s *series) *metrics {
 	out := &metrics{}
 	out.created.Seconds, out.created.Nanos = sh.created.Unix(), int32(sh.created.Nanosecond())
@@ -499,42 +377,6 @@ func (sh *shape) metrics(s *series) *metrics {
 	m.SampleCount, m.SampleSum = &h.count, &h.sum
 	m.CreatedTimestamp = &out.created
 
-	// in[i] counts the spans above bounds[i-1] and at most bounds[i]: the
-	// spans between the ends, and the ends' values.
-	in := make([]uint64, len(sh.bounds)+1)
-	copy(in, s.classic)
-	var b native
-	var ends [6]count // the ends' values: three each at most
-	e := 0
-	for v, n := range s.ends.Values(s.total.Min(), s.total.Max()) {
-		sec := export.Seconds(v, sh.rate)
-		in[sort.SearchFloat64s(sh.bounds, sec)] += n
-		switch {
-		case !sh.native:
-		case v == 0:
-			b.zero += n
-		default:
-			ends[e] = count{sh.exp.Index(sec), n}
-			e++
-		}
-	}
-	if sh.native {
-		// The ends' values go among the buckets between them, at schema.
-		for i := range ends[:e] {
-			ends[i].index >>= sh.exp.Scale() - s.schema
-		}
-		counts, schema := fit(mergeCounts(sh.counts, ends[:e], s.inner), s.schema, s.schema, sh.maxBuckets)
-		if schema < s.schema {
-			s.inner = coarsen(s.inner, s.schema-schema)
-			s.schema = schema
-		}
-		b.reserve(counts)
-		for _, k := range counts {
-			// Prometheus's key is one above the bucket's index.
-			b.add(int(k.index)+1, k.n)
-		}
-		sh.counts = counts[:0]
-	}
 	// The buckets and their fields in four allocations, not three a bound.
 	m.Bucket = make([]*dto.Bucket, len(sh.bounds))
 	buckets := make([]dto.Bucket, len(sh.bounds))
@@ -542,156 +384,81 @@ func (sh *shape) metrics(s *series) *metrics {
 	ubs := slices.Clone(sh.bounds)
 	var cum uint64
 	for i := range sh.bounds {
-		cum += in[i]
+		cum += s.classic[i]
 		cums[i] = cum
 		buckets[i].CumulativeCount, buckets[i].UpperBound = &cums[i], &ubs[i]
 		m.Bucket[i] = &buckets[i]
 	}
 	if sh.native {
-		h.schema, h.zeroThreshold, h.zeroCount = s.schema, prometheus.DefNativeHistogramZeroThreshold, b.zero
+		h.schema, h.zeroThreshold, h.zeroCount = s.schema, prometheus.DefNativeHistogramZeroThreshold, s.zero
 		m.Schema, m.ZeroThreshold, m.ZeroCount = &h.schema, &h.zeroThreshold, &h.zeroCount
-		m.PositiveSpan, m.PositiveDelta = b.spans, b.deltas
-		if len(m.PositiveSpan) == 0 {
-			// A span of nothing marks the histogram native where it has
-			// no bucket, as client_golang marks its own.
-			m.PositiveSpan = []*dto.BucketSpan{{Offset: proto.Int32(0), Length: proto.Uint32(0)}}
+		m.PositiveSpan, m.PositiveDelta = s.window.encode()
+	}
+	return out
+}
+
+// encode returns w's buckets as Prometheus encodes them: spans of
+// consecutive keys (a bucket's key is one above its index), and each
+// bucket's count as its difference from the one before. Gaps of one or two
+// empty buckets are filled within a span, fewer bytes than a new one. It
+// returns a span of nothing where no bucket holds a span, which marks the
+// histogram native, as client_golang marks its own.
+func (w *window) encode() ([]*dto.BucketSpan, []int64) {
+	var nspans, ndeltas int
+	w.spans(func(lo, hi int) { nspans, ndeltas = nspans+1, ndeltas+hi-lo })
+	store := make([]span, max(nspans, 1))
+	spans := make([]*dto.BucketSpan, max(nspans, 1))
+	for i := range store {
+		store[i].s.Offset, store[i].s.Length = &store[i].offset, &store[i].length
+		spans[i] = &store[i].s
+	}
+	if nspans == 0 {
+		return spans, nil
+	}
+	deltas := make([]int64, 0, ndeltas)
+	var next int32 // the key after the last span: a span's offset is from it
+	var last int64 // the count of the bucket before
+	i := 0
+	w.spans(func(lo, hi int) {
+		key := w.offset + 1 + int32(lo)
+		store[i].offset, store[i].length = key-next, uint32(hi-lo)
+		next, i = key+int32(hi-lo), i+1
+		for _, n := range w.counts[lo:hi] {
+			deltas = append(deltas, int64(n)-last)
+			last = int64(n)
 		}
+	})
+	return spans, deltas
+}
+
+// spans calls f with the bounds [lo, hi) in w.counts of each span that
+// encode sends: from a count that is not 0 to the last one that is not 0
+// before three that are, or the end.
+func (w *window) spans(f func(lo, hi int)) {
+	lo, last := -1, -1
+	for i, n := range w.counts {
+		if n == 0 {
+			continue
+		}
+		if lo >= 0 && i-last > 3 {
+			f(lo, last+1)
+			lo = -1
+		}
+		if lo < 0 {
+			lo = i
+		}
+		last = i
 	}
-	return out
-}
-
-// A count is the spans of one native bucket, by the bucket's index at some
-// schema ([export.Exponential.Index]).
-type count struct {
-	index int32
-	n     uint64
-}
-
-// appendCount appends k to counts, ordered by index, where no count of its
-// index is there already, and otherwise adds its spans to that one's.
-func appendCount(counts []count, k count) []count {
-	if last := len(counts) - 1; last >= 0 && counts[last].index == k.index {
-		counts[last].n += k.n
-		return counts
+	if lo >= 0 {
+		f(lo, last+1)
 	}
-	return append(counts, k)
 }
 
-// fit returns the native buckets to export and their schema: counts, the
-// buckets of schema from in increasing order of index, merged into those of
-// the largest schema s ≤ at that has at most most of them, or of −4 where
-// none has; of at where most is 0. It reuses counts' array.
-//
-// Bucket i of schema s holds buckets 2i and 2i+1 of schema s+1, as
-// client_golang merges them when it halves its resolution: the same
-// bucket, in Prometheus's keys k = i+1, as its ⌈k/2⌉.
-func fit(counts []count, from, at int32, most int) ([]count, int32) {
-	counts = coarsen(counts, from-at)
-	for most > 0 && len(counts) > most && at > -4 {
-		counts = coarsen(counts, 1)
-		at--
-	}
-	return counts, at
-}
-
-// coarsen merges counts, in increasing order of index, into the buckets d
-// schemas below theirs: bucket i >> d takes bucket i. It reuses counts'
-// array.
-func coarsen(counts []count, d int32) []count {
-	if d == 0 {
-		return counts
-	}
-	out := counts[:0]
-	for _, k := range counts {
-		k.index >>= d
-		out = appendCount(out, k)
-	}
-	return out
-}
-
-// native encodes native buckets as Prometheus does: spans of consecutive
-// keys, and each bucket's count as its difference from the one before.
-type native struct {
-	zero   uint64
-	spans  []*dto.BucketSpan
-	deltas []int64
-	key    int   // the key of the last bucket
-	count  int64 // and its count
-	slab   []span
-}
-
-// A span is a BucketSpan with its fields' storage, allocated in slabs.
+// A span is a BucketSpan with its fields' storage.
 type span struct {
 	s      dto.BucketSpan
 	offset int32
 	length uint32
-}
-
-// reserve makes room for the spans and deltas of counts, in increasing
-// order of index, so that adding them (as add does, a key each) allocates
-// each slice once and no larger than it needs: most scrapes have a span or
-// a few, and a fixed slab of spans and room for deltas, zeroed and
-// scanned, cost more than the adds.
-func (b *native) reserve(counts []count) {
-	if len(counts) == 0 {
-		return
-	}
-	spans, deltas := 1, len(counts)
-	for i := 1; i < len(counts); i++ {
-		switch gap := int(counts[i].index-counts[i-1].index) - 1; {
-		case gap > 2:
-			spans++
-		case gap > 0:
-			deltas += gap
-		}
-	}
-	b.slab = make([]span, 0, spans)
-	b.deltas = make([]int64, 0, deltas)
-	b.spans = make([]*dto.BucketSpan, 0, spans)
-}
-
-// newSpan starts a span at the offset.
-func (b *native) newSpan(offset int) {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]span, 0, 32)
-	}
-	b.slab = b.slab[:len(b.slab)+1] // not append: a BucketSpan is not copied
-	sp := &b.slab[len(b.slab)-1]
-	sp.offset = int32(offset)
-	sp.s.Offset, sp.s.Length = &sp.offset, &sp.length
-	b.spans = append(b.spans, &sp.s)
-	if b.deltas == nil {
-		b.deltas = make([]int64, 0, 256)
-	}
-}
-
-// add counts n spans in the bucket of the key, which is at least that of the
-// bucket before.
-func (b *native) add(key int, n uint64) {
-	if len(b.spans) > 0 && key == b.key {
-		b.count += int64(n)
-		b.deltas[len(b.deltas)-1] += int64(n)
-		return
-	}
-	switch gap := key - b.key - 1; {
-	case len(b.spans) == 0:
-		b.newSpan(key)
-	case gap > 2:
-		// A new span, whose offset is the gap after the last one.
-		b.newSpan(gap)
-	default:
-		// Fill a gap of one or two empty buckets within the span: fewer
-		// bytes than a new span.
-		for range gap {
-			b.deltas = append(b.deltas, -b.count)
-			b.count = 0
-			*b.spans[len(b.spans)-1].Length++
-		}
-	}
-	b.deltas = append(b.deltas, int64(n)-b.count)
-	b.count = int64(n)
-	b.key = key
-	*b.spans[len(b.spans)-1].Length++
 }
 
 // metrics are one scrape of a series, made whole before they are sent: its

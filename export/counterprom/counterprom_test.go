@@ -3,10 +3,13 @@ package counterprom_test
 import (
 	"errors"
 	"io"
+	"iter"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,11 +53,15 @@ func spread(seed uint64, n int) []counter.Tickdelta {
 }
 
 // fixture is a Histogram read through a Feed: one Tap for the Collector
-// under test, one for the test's own Snapshot of the same spans.
+// under test, one for the test's own Snapshots of the same spans. A test
+// that syncs and then scrapes, recording nothing between, has in taken the
+// Snapshot of each of the Collector's Intervals.
 type fixture struct {
-	h    *counter.Histogram
-	mine *export.Tap
-	want counter.Snapshot // every span the test has taken from mine
+	h     *counter.Histogram
+	mine  *export.Tap
+	want  counter.Snapshot    // every span the test has taken from mine
+	taken []*counter.Snapshot // each Interval of mine
+	spans []counter.Tickdelta // every span recorded
 }
 
 func newFixture() (*fixture, *export.Tap) {
@@ -69,13 +76,35 @@ func (f *fixture) record(spans []counter.Tickdelta) {
 	for _, d := range spans {
 		r.Record(d)
 	}
+	f.spans = append(f.spans, spans...)
 }
 
-// sync brings want up to date with every span recorded.
+// sync brings want up to date with every span recorded, and takes one
+// Interval more.
 func (f *fixture) sync() {
-	var s counter.Snapshot
-	f.mine.Interval(&s)
-	f.want.Merge(&s)
+	s := new(counter.Snapshot)
+	f.mine.Interval(s)
+	f.want.Merge(s)
+	f.taken = append(f.taken, s)
+}
+
+// sorted returns every span recorded, in increasing order.
+func (f *fixture) sorted() []counter.Tickdelta {
+	return slices.Sorted(slices.Values(f.spans))
+}
+
+// values returns the values at which a Collector counts the spans of the
+// Intervals taken: those of [export.Values] in each.
+func values(taken []*counter.Snapshot) iter.Seq2[counter.Tickdelta, uint64] {
+	return func(yield func(counter.Tickdelta, uint64) bool) {
+		for _, s := range taken {
+			for v, n := range export.Values(s) {
+				if !yield(v, n) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func gather(t rapid.TB, g prometheus.Gatherer, name string) *dto.MetricFamily {
@@ -95,38 +124,70 @@ func gather(t rapid.TB, g prometheus.Gatherer, name string) *dto.MetricFamily {
 
 var bounds = []float64{1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.05}
 
-// checkClassic compares a classic histogram with the Snapshot's Values,
-// bucket by bucket.
-func checkClassic(t *testing.T, h *dto.Histogram, s *counter.Snapshot, r counter.TickRate) {
+// checkClassic compares a classic histogram with the Intervals taken,
+// bucket by bucket: the count and sum of want, which they merge into, and
+// in each bucket the values of their Values up to its bound.
+func checkClassic(t *testing.T, h *dto.Histogram, want *counter.Snapshot, taken []*counter.Snapshot) {
 	t.Helper()
-	if h.GetSampleCount() != s.Count() {
-		t.Errorf("count %d, Snapshot %d", h.GetSampleCount(), s.Count())
+	if h.GetSampleCount() != want.Count() {
+		t.Errorf("count %d, Snapshot %d", h.GetSampleCount(), want.Count())
 	}
-	if got, want := h.GetSampleSum(), float64(s.Sum())/hz; math.Abs(got-want) > 1e-12*want {
-		t.Errorf("sum %v s, Snapshot %v s", got, want)
+	if got, sum := h.GetSampleSum(), float64(want.Sum())/hz; math.Abs(got-sum) > 1e-12*sum {
+		t.Errorf("sum %v s, Snapshot %v s", got, sum)
 	}
-	buckets := h.GetBucket()
-	if n := len(buckets); n > 0 && math.IsInf(buckets[n-1].GetUpperBound(), 1) {
-		// The text format writes the +Inf bucket out.
-		if buckets[n-1].GetCumulativeCount() != s.Count() {
-			t.Errorf("the +Inf bucket holds %d of %d", buckets[n-1].GetCumulativeCount(), s.Count())
+	for i, b := range classicBuckets(t, h, want.Count()) {
+		var n uint64
+		for v, k := range values(taken) {
+			if float64(v)/hz <= bounds[i] {
+				n += k
+			}
 		}
-		buckets = buckets[:n-1]
+		if b.GetUpperBound() != bounds[i] || b.GetCumulativeCount() != n {
+			t.Errorf("bucket ≤%v: %d, want ≤%v: %d", b.GetUpperBound(), b.GetCumulativeCount(), bounds[i], n)
+		}
+	}
+}
+
+// checkClassicWithin checks a classic histogram against the promise, from
+// the spans recorded, in increasing order: the count and the sum exact, and
+// each bucket of bound b counts every span up to b/(1+QuantileError) and
+// none past b/(1−QuantileError).
+func checkClassicWithin(t *testing.T, h *dto.Histogram, spans []counter.Tickdelta) {
+	t.Helper()
+	var sum float64
+	for _, d := range spans {
+		sum += float64(d)
+	}
+	if h.GetSampleCount() != uint64(len(spans)) || math.Abs(h.GetSampleSum()-sum/hz) > 1e-9*sum/hz {
+		t.Errorf("count %d, sum %v s; want %d, %v s", h.GetSampleCount(), h.GetSampleSum(), len(spans), sum/hz)
+	}
+	upTo := func(x float64) int { // the spans of at most x seconds
+		return sort.Search(len(spans), func(i int) bool { return float64(spans[i])/hz > x })
+	}
+	for i, b := range classicBuckets(t, h, uint64(len(spans))) {
+		lo, hi := upTo(bounds[i]/(1+counter.QuantileError)), upTo(bounds[i]/(1-counter.QuantileError))
+		if n := int(b.GetCumulativeCount()); n < lo || n > hi {
+			t.Errorf("bucket ≤%v: %d; want from %d to %d", b.GetUpperBound(), n, lo, hi)
+		}
+	}
+}
+
+// classicBuckets returns h's classic buckets but for the +Inf one, which
+// the text format writes out and which must hold all n spans; it fails
+// where there is not one a bound.
+func classicBuckets(t *testing.T, h *dto.Histogram, n uint64) []*dto.Bucket {
+	t.Helper()
+	buckets := h.GetBucket()
+	if k := len(buckets); k > 0 && math.IsInf(buckets[k-1].GetUpperBound(), 1) {
+		if buckets[k-1].GetCumulativeCount() != n {
+			t.Errorf("the +Inf bucket holds %d of %d", buckets[k-1].GetCumulativeCount(), n)
+		}
+		buckets = buckets[:k-1]
 	}
 	if len(buckets) != len(bounds) {
 		t.Fatalf("%d buckets, want %d", len(buckets), len(bounds))
 	}
-	for i, b := range buckets {
-		var want uint64
-		for v, n := range export.Values(s) {
-			if float64(v)/hz <= bounds[i] {
-				want += n
-			}
-		}
-		if b.GetUpperBound() != bounds[i] || b.GetCumulativeCount() != want {
-			t.Errorf("bucket ≤%v: %d, want ≤%v: %d", b.GetUpperBound(), b.GetCumulativeCount(), bounds[i], want)
-		}
-	}
+	return buckets
 }
 
 // nativeCounts decodes a native histogram's positive buckets, by key.
@@ -158,10 +219,9 @@ func nativeCounts(t rapid.TB, h *dto.Histogram) map[int]int64 {
 	return out
 }
 
-// checkNative compares a native histogram of schema 7 with the Snapshot:
-// every value of Values in the bucket whose bounds hold it, and p50, p90,
-// p99 and p99.9 read from the buckets within 1% of the Snapshot's.
-func checkNative(t *testing.T, h *dto.Histogram, s *counter.Snapshot) {
+// checkNative compares a native histogram of schema 7 with the Intervals
+// taken: every value of their Values in the bucket whose bounds hold it.
+func checkNative(t *testing.T, h *dto.Histogram, taken []*counter.Snapshot) {
 	t.Helper()
 	if h.GetSchema() != 7 {
 		t.Fatalf("schema %d, want 7", h.GetSchema())
@@ -169,7 +229,7 @@ func checkNative(t *testing.T, h *dto.Histogram, s *counter.Snapshot) {
 	got := nativeCounts(t, h)
 	want := map[int]int64{}
 	var zero uint64
-	for v, n := range export.Values(s) {
+	for v, n := range values(taken) {
 		if v == 0 {
 			zero += n
 			continue
@@ -193,34 +253,52 @@ func checkNative(t *testing.T, h *dto.Histogram, s *counter.Snapshot) {
 			t.Errorf("native bucket %d: %d, want %d", k, got[k], n)
 		}
 	}
-	keys := make([]int, 0, len(got))
-	for k := range got {
-		keys = append(keys, k)
+}
+
+// checkQuantiles checks a native histogram against the promise, from the
+// spans recorded, in increasing order, at the rate r: p50, p90, p99 and
+// p99.9 read at either end of the bucket that holds them are within
+// (1+QuantileError)·2^(2^−s)−1 of the exact order statistic, at the
+// histogram's schema s, or in the zero bucket where it is 0.
+func checkQuantiles(t rapid.TB, h *dto.Histogram, spans []counter.Tickdelta, r counter.TickRate) {
+	t.Helper()
+	if len(spans) == 0 {
+		return
 	}
-	sort.Ints(keys)
+	got := nativeCounts(t, h)
+	keys := slices.Sorted(maps.Keys(got))
+	width := math.Exp2(-float64(h.GetSchema())) // of a bucket, in doublings
+	bound := (1+counter.QuantileError)*math.Exp2(width) - 1
 	for _, q := range []float64{0.5, 0.9, 0.99, 0.999} {
-		rank := uint64(math.Ceil(q * float64(s.Count())))
-		seen := zero
+		rank := uint64(math.Ceil(q * float64(len(spans))))
+		exact := export.Seconds(spans[rank-1], r)
+		seen := h.GetZeroCount()
+		if exact == 0 || seen >= rank {
+			if exact != 0 || seen < rank {
+				t.Errorf("p%v: the zero bucket holds %d spans, and the %d-th is %v s", q*100, seen, rank, exact)
+			}
+			continue
+		}
 		var lo, hi float64 // the bounds of the bucket of that rank
 		for _, k := range keys {
 			if seen >= rank {
 				break
 			}
 			seen += uint64(got[k])
-			lo, hi = math.Exp2(float64(k-1)/128), math.Exp2(float64(k)/128)
+			lo, hi = math.Exp2(float64(k-1)*width), math.Exp2(float64(k)*width)
 		}
-		snap := float64(s.Quantile(q)) / hz
 		for _, est := range []float64{lo, hi} {
-			if math.Abs(est-snap) > 0.01*snap {
-				t.Errorf("p%v: the native bucket (%v, %v] is not within 1%% of the Snapshot's %v", q*100, lo, hi, snap)
+			if math.Abs(est/exact-1) > bound*(1+1e-9) {
+				t.Errorf("p%v: the native bucket (%v, %v] is %v past the exact %v s; want within %v", q*100, lo, hi, est/exact-1, exact, bound)
 			}
 		}
 	}
 }
 
-// TestRegistry gathers a Collector through a Registry, twice, with spans
-// recorded between, and compares each histogram with the Snapshot of every
-// span recorded so far: the counts are cumulative.
+// TestRegistry gathers a Collector through a Registry, three times, with
+// spans recorded before each, and compares each histogram with every span
+// recorded so far: the counts are cumulative, each Interval's spans at its
+// Values, within the promise.
 func TestRegistry(t *testing.T) {
 	f, tap := newFixture()
 	c := counterprom.New(tap, rate(t), counterprom.Opts{
@@ -243,8 +321,11 @@ func TestRegistry(t *testing.T) {
 		if l := m.GetLabel(); len(l) != 1 || l[0].GetName() != "route" || l[0].GetValue() != "/a" {
 			t.Errorf("labels %v", l)
 		}
-		checkClassic(t, m.GetHistogram(), &f.want, rate(t))
-		checkNative(t, m.GetHistogram(), &f.want)
+		spans := f.sorted()
+		checkClassic(t, m.GetHistogram(), &f.want, f.taken)
+		checkClassicWithin(t, m.GetHistogram(), spans)
+		checkNative(t, m.GetHistogram(), f.taken)
+		checkQuantiles(t, m.GetHistogram(), spans, rate(t))
 		if m.GetHistogram().GetCreatedTimestamp() == nil {
 			t.Error("no created timestamp")
 		}
@@ -447,7 +528,7 @@ func TestBadOptions(t *testing.T) {
 // round of spans at a time, until each registry has scraped ten times, so
 // the scrapes overlap the recording however slow the machine. Each
 // registry's counts never fall, and once the writers stop a scrape holds
-// every span.
+// every span, within the promise.
 func TestOverlappingScrapes(t *testing.T) {
 	h := counter.NewHistogram()
 	c := counterprom.New(h, rate(t), counterprom.Opts{Name: "busy_seconds", Buckets: bounds, NativeHistogramBucketFactor: 1.1})
@@ -497,25 +578,22 @@ func TestOverlappingScrapes(t *testing.T) {
 	wg.Wait()
 	close(done)
 	scrapers.Wait()
-	// The same spans, recorded into a Histogram of the test's own.
-	same := counter.NewHistogram()
+	var spans []counter.Tickdelta
 	for w := range writers {
 		for range rounds[w] {
-			for _, d := range spread(uint64(w), round) {
-				same.Record(d)
-			}
+			spans = append(spans, spread(uint64(w), round)...)
 		}
 	}
-	var want counter.Snapshot
-	same.Interval(&want)
+	slices.Sort(spans)
 	for _, reg := range regs {
 		hist := gather(t, reg, "busy_seconds").GetMetric()[0].GetHistogram()
-		checkClassic(t, hist, &want, rate(t))
+		checkClassicWithin(t, hist, spans)
+		checkQuantiles(t, hist, spans, rate(t))
 	}
 }
 
 // TestScrapeOverHTTP serves the Collector with promhttp on 127.0.0.1 and
-// parses the scrape back, as text and as protobuf, against the Snapshot.
+// parses the scrape back, as text and as protobuf, against the spans.
 func TestScrapeOverHTTP(t *testing.T) {
 	f, tap := newFixture()
 	reg := prometheus.NewRegistry()
@@ -531,9 +609,11 @@ func TestScrapeOverHTTP(t *testing.T) {
 			t.Fatalf("%s: no req_seconds in %d families", format, len(families))
 		}
 		hist := mf.GetMetric()[0].GetHistogram()
-		checkClassic(t, hist, &f.want, rate(t))
-		if format.FormatType() == expfmt.TypeProtoDelim {
-			checkNative(t, hist, &f.want) // the text format has no native buckets
+		checkClassic(t, hist, &f.want, f.taken)
+		checkClassicWithin(t, hist, f.sorted())
+		if format.FormatType() == expfmt.TypeProtoDelim { // the text format has no native buckets
+			checkNative(t, hist, f.taken)
+			checkQuantiles(t, hist, f.sorted(), rate(t))
 		}
 		if families["req_seconds_negative_spans_total"] == nil || families["req_seconds_migrated_spans_total"] == nil {
 			t.Errorf("%s: the counters are missing", format)

@@ -35,30 +35,17 @@ var ErrBadLabel = errors.New("counterprom: a family's label name is not allowed"
 // negative and migrated spans with the same labels. Make one with
 // [NewFamily].
 //
-// Each series is exported as a [Collector] exports its one source: the
-// count, sum and buckets of every span since the FamilyCollector was made,
-// which never fall, and native buckets at a schema of the series' own, which
-// [Opts.NativeHistogramMaxBucketNumber] lowers for that series alone. Every
-// series has the FamilyCollector's creation time as its created timestamp.
-//
-// The Family's overflow series, which takes the sets of label values past
-// its limit, is exported with every label set to [Overflow]. A series of
-// the Family's own whose every value is Overflow would have the same labels,
-// and one with a value that is not UTF-8 would have labels Prometheus
-// refuses, which would fail every scrape of the registry: the spans of
-// such a series are exported in the overflow series instead, with those of
-// the sets past the limit.
+// Each series is exported as a [Collector] exports its one source, with a
+// native schema of its own and the FamilyCollector's creation time as its
+// created timestamp. The Family's overflow series is exported with every
+// label [Overflow]; so are the spans of a series of the Family's own whose
+// every value is Overflow, or one of whose values is not UTF-8, which would
+// otherwise make every scrape of the registry fail.
 //
 // A Collect takes one [counter.Family.Interval] of all the series and sends
-// their metrics; a series made after it starts is exported from the next.
-// Collect holds the FamilyCollector's lock while it sends, as a
-// HistogramVec holds its own, so that scrapes take turns. It allocates for
-// each series what a Collector's Collect allocates, and the first time it
-// sees a series, that series' state and labels.
-//
-// As for a Collector's source, each span goes to one Interval call: where
-// the program also reads the Family, or a series of it, with Interval, the
-// spans that call takes never reach the FamilyCollector.
+// their metrics, holding the FamilyCollector's lock as a HistogramVec holds
+// its own; a series made after it starts is exported from the next. As for
+// a Collector, each span goes to one Interval call.
 type FamilyCollector struct {
 	shape
 	f      *counter.Family

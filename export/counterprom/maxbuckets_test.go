@@ -33,25 +33,26 @@ func schemaOf(factor float64) int32 {
 func factorOf(s int32) float64 { return math.Exp2(math.Exp2(-float64(s))) * (1 + 1e-9) }
 
 // clientGolang returns client_golang's own native histogram of the values
-// at which s counts its spans ([export.Values]) at the rate r, with the
-// factor and the most buckets given, observed in the order shuffle leaves
-// them, or in increasing order where it is nil.
-func clientGolang(t rapid.TB, s *counter.Snapshot, r counter.TickRate, factor float64, most uint32, shuffle *rand.Rand) *dto.Histogram {
+// at which a Collector counts the spans of the Intervals taken (values) at
+// the rate r, with the factor and the most buckets given, observed in the
+// order shuffle leaves them, or in the order of the Intervals where it is
+// nil.
+func clientGolang(t rapid.TB, taken []*counter.Snapshot, r counter.TickRate, factor float64, most uint32, shuffle *rand.Rand) *dto.Histogram {
 	t.Helper()
 	h := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "reference_seconds", Help: "client_golang's own.",
 		NativeHistogramBucketFactor: factor, NativeHistogramMaxBucketNumber: most,
 	})
-	var values []float64
-	for v, n := range export.Values(s) {
+	var seconds []float64
+	for v, n := range values(taken) {
 		for range n {
-			values = append(values, export.Seconds(v, r))
+			seconds = append(seconds, export.Seconds(v, r))
 		}
 	}
 	if shuffle != nil {
-		shuffle.Shuffle(len(values), func(i, j int) { values[i], values[j] = values[j], values[i] })
+		shuffle.Shuffle(len(seconds), func(i, j int) { seconds[i], seconds[j] = seconds[j], seconds[i] })
 	}
-	for _, x := range values {
+	for _, x := range seconds {
 		h.Observe(x)
 	}
 	var m dto.Metric
@@ -62,13 +63,13 @@ func clientGolang(t rapid.TB, s *counter.Snapshot, r counter.TickRate, factor fl
 }
 
 // largestThatFits returns the largest schema from `from` down to −4 at which
-// client_golang's unbounded native histogram of s holds spans in at most
-// `most` buckets, or −4 where none does, and that histogram; `from` where
-// most is 0.
-func largestThatFits(t rapid.TB, s *counter.Snapshot, r counter.TickRate, from int32, most uint32) (int32, *dto.Histogram) {
+// client_golang's unbounded native histogram of the Intervals taken holds
+// spans in at most `most` buckets, or −4 where none does, and that
+// histogram; `from` where most is 0.
+func largestThatFits(t rapid.TB, taken []*counter.Snapshot, r counter.TickRate, from int32, most uint32) (int32, *dto.Histogram) {
 	t.Helper()
 	for schema := from; ; schema-- {
-		h := clientGolang(t, s, r, factorOf(schema), 0, nil)
+		h := clientGolang(t, taken, r, factorOf(schema), 0, nil)
 		if h.GetSchema() != schema {
 			t.Fatalf("client_golang picked schema %d for the factor %v, not %d", h.GetSchema(), factorOf(schema), schema)
 		}
@@ -133,11 +134,13 @@ func drawSpans(t *rapid.T, label string) []counter.Tickdelta {
 
 // TestMaxBucketNumber records random spans in a few rounds, gathering a
 // Collector with a random factor and maximum through a Registry after each,
-// and checks each histogram against client_golang's own: the native buckets
-// are those of client_golang's unbounded histogram at the largest schema
-// from the previous scrape's (the factor's, at first) down to −4 at which at
-// most the maximum hold spans; more only at −4, and at most five there. The
-// count, sum and zero bucket are the Snapshot's. Finally, client_golang's
+// and checks each histogram against client_golang's own, fed the values at
+// which each Interval counts its spans: the native buckets are those of
+// client_golang's unbounded histogram at the largest schema from the
+// previous scrape's (the factor's, at first) down to −4 at which at most the
+// maximum hold spans; more only at −4, and at most five there. The count,
+// sum and zero bucket are the Snapshot's, and the quantiles within the
+// promise of the spans'. Finally, client_golang's
 // Histogram with the same factor and maximum, fed the same values in a
 // random order, exports the same buckets wherever it met the maximum (it
 // halves its resolution at most once an observation, so it can stop above
@@ -185,10 +188,11 @@ func TestMaxBucketNumber(t *testing.T) {
 					t.Fatalf("round %d: sum %v s; want %v s", round, got.GetSampleSum(), want)
 				}
 			}
-			schema, want := largestThatFits(t, &f.want, r, from, most)
+			schema, want := largestThatFits(t, f.taken, r, from, most)
 			if err := sameNative(got, want); err != nil {
 				t.Fatalf("round %d: %v, from schema %d at most %d buckets", round, err, from, most)
 			}
+			checkQuantiles(t, got, f.sorted(), r)
 			if n := len(nativeCounts(t, got)); most > 0 && n > int(most) && (schema != -4 || n > 5) {
 				t.Fatalf("round %d: %d buckets hold spans at schema %d; want at most %d", round, n, schema, most)
 			}
@@ -196,7 +200,7 @@ func TestMaxBucketNumber(t *testing.T) {
 		}
 
 		shuffle := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "order"), 2))
-		cg := clientGolang(t, &f.want, r, factor, most, shuffle)
+		cg := clientGolang(t, f.taken, r, factor, most, shuffle)
 		if cg.GetSchema() < got.GetSchema() {
 			t.Fatalf("client_golang's schema %d is below ours, %d", cg.GetSchema(), got.GetSchema())
 		}
@@ -237,7 +241,7 @@ func TestMaxBucketNumberOverHTTP(t *testing.T) {
 	spans := spread(7, 100_000)
 	f.record(spans)
 	f.sync()
-	for v, n := range export.Values(&f.want) {
+	for v, n := range values(f.taken) {
 		for range n {
 			theirs.Observe(export.Seconds(v, rate(t)))
 		}
@@ -249,7 +253,7 @@ func TestMaxBucketNumberOverHTTP(t *testing.T) {
 		t.Fatalf("families %v", families)
 	}
 	got, want := ours.GetMetric()[0].GetHistogram(), cg.GetMetric()[0].GetHistogram()
-	checkClassic(t, got, &f.want, rate(t))
+	checkClassic(t, got, &f.want, f.taken)
 	if got.GetSchema() != 3 {
 		t.Errorf("schema %d; want 3", got.GetSchema())
 	}
