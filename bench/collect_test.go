@@ -10,8 +10,8 @@ package bench_test
 // collections, with the timer stopped, 128 new spans of the same spread are recorded, so
 // that each collection has new spans to take; record-ns/op is the time of
 // those records, timed apart, which with ns/op is the whole cost of a span
-// recorded and collected. The floors (floor, floor_interval) do part of an
-// exporter's work and return output like its (the same, or within a few
+// recorded and collected. The floors (floor, floor_interval) and
+// Prometheus's bare Collector (bare) do part of an exporter's work and return output like its (the same, or within a few
 // buckets of it), so that the benchmarks say what the rest costs. BenchmarkExportPrometheusFamily
 // collects 200 such histograms at once, counterprom's FamilyCollector
 // against Prometheus's HistogramVec. Run with the others, or alone:
@@ -134,7 +134,8 @@ func gatherOne(b *testing.B, reg *prometheus.Registry) int {
 // BenchmarkExportPrometheus runs each side with its native buckets
 // unbounded, about 2,000 at schema 7, and with NativeHistogramMaxBucketNumber
 // 160 (suffix "max160"), which both meet at schema 3; with the bound, also
-// the floor of a Collector that takes an Interval (promFloor).
+// a bare Collector that takes an Interval and sends fixed metrics
+// (promBare).
 func BenchmarkExportPrometheus(b *testing.B) {
 	for _, most := range []uint32{0, 160} {
 		suffix := ""
@@ -151,16 +152,16 @@ func BenchmarkExportPrometheus(b *testing.B) {
 				return counterprom.New(h, gigahertz, opts)
 			})
 		}
-		// The floor with an Interval, with the bound: an Interval of the
-		// spans, as counterprom's takes, then the metrics counterprom's
-		// Collector made of the same spans, made once and sent again, so
-		// that the Registry gathers what it gathers from counterprom. What
-		// counterprom pays above it is adding the buckets to its own and
+		// The bare Collector, with the bound: an Interval of the spans, as
+		// counterprom's takes, then the metrics counterprom's Collector
+		// made of the same spans, made once and sent again, so that the
+		// Registry gathers what it gathers from counterprom. What
+		// counterprom pays above it is walking the Interval's values and
 		// making its metrics.
 		if most > 0 {
 			for _, locked := range []bool{false, true} {
-				runCollector(b, "floor_interval"+suffix, locked, func(h *counter.Histogram) prometheus.Collector {
-					return newPromFloor(b, h, opts)
+				runCollector(b, "bare"+suffix, locked, func(h *counter.Histogram) prometheus.Collector {
+					return newPromBare(b, h, opts)
 				})
 			}
 		}
@@ -203,7 +204,7 @@ func runCollector(b *testing.B, name string, locked bool, mk func(*counter.Histo
 	})
 }
 
-// A promFloor is the least a Collector of counterprom's metrics of a
+// A promBare is the least a Collector of counterprom's metrics of a
 // Histogram can do: at each collection it takes the Histogram's spans with
 // an Interval into a Snapshot of its own, reused, reads the Snapshot's
 // buckets, adding up their counts, and sends the metrics that counterprom's
@@ -211,7 +212,7 @@ func runCollector(b *testing.B, name string, locked bool, mk func(*counter.Histo
 // right only for that collection: the benchmarks time it beside
 // counterprom's as the cost of the Interval and of the Registry's
 // gathering of the same metrics.
-type promFloor struct {
+type promBare struct {
 	model   *counterprom.Collector // for Describe
 	metrics []prometheus.Metric    // the model's first collection
 	src     *counter.Histogram
@@ -223,14 +224,14 @@ type promFloor struct {
 // the benchmark would time nothing.
 var errNoSpan = errors.New("the floor's Intervals took no span")
 
-func newPromFloor(b *testing.B, h *counter.Histogram, opts counterprom.Opts) *promFloor {
+func newPromBare(b *testing.B, h *counter.Histogram, opts counterprom.Opts) *promBare {
 	m := counter.NewHistogram()
 	for range wideFill {
 		for _, d := range wideSpans {
 			m.Record(d)
 		}
 	}
-	f := &promFloor{model: counterprom.New(m, gigahertz, opts), src: h}
+	f := &promBare{model: counterprom.New(m, gigahertz, opts), src: h}
 	ch := make(chan prometheus.Metric, 8)
 	f.model.Collect(ch)
 	close(ch)
@@ -243,9 +244,9 @@ func newPromFloor(b *testing.B, h *counter.Histogram, opts counterprom.Opts) *pr
 	return f
 }
 
-func (f *promFloor) Describe(ch chan<- *prometheus.Desc) { f.model.Describe(ch) }
+func (f *promBare) Describe(ch chan<- *prometheus.Desc) { f.model.Describe(ch) }
 
-func (f *promFloor) Collect(ch chan<- prometheus.Metric) {
+func (f *promBare) Collect(ch chan<- prometheus.Metric) {
 	f.src.Interval(&f.snap)
 	for bk := range f.snap.Buckets() {
 		f.spans += bk.Count
