@@ -24,8 +24,9 @@
 //
 // A scrape costs time in proportion to the buckets of its Interval, the
 // bounds, and the native buckets of the series' window, which runs from the
-// least native bucket that holds a span to the greatest. A series holds 8
-// bytes a bound and 8 bytes a native bucket of its window.
+// least native bucket that holds a span to the greatest. Besides its labels
+// and a fixed part, a series holds 8 bytes a bound and 8 bytes a native
+// bucket of its window.
 //
 // # Who calls Interval
 //
@@ -162,7 +163,8 @@ type series struct {
 }
 
 // A window is a series' native buckets: counts[i] holds the spans of
-// bucket offset+i at schema, and the first and last counts are not 0.
+// bucket offset+i at schema. Between two Intervals, the first and the last
+// counts are not 0.
 type window struct {
 	schema int32 // it never rises
 	offset int32
@@ -300,6 +302,11 @@ func (c *Collector) collect() *metrics {
 // [export.Values].
 func (s *series) add(in *counter.Snapshot, sh *shape) {
 	s.total.Add(in)
+	if sh.native && in.Max() > 0 {
+		// The values come in increasing order, in.Max() the last: the
+		// window reaches up to it at once, not a bucket at a time.
+		s.window.reach(sh.exp.Index(export.Seconds(in.Max(), sh.rate)), sh.exp.Scale())
+	}
 	for v, n := range export.Values(in) {
 		sec := export.Seconds(v, sh.rate)
 		s.classic[sort.SearchFloat64s(sh.bounds, sec)] += n
@@ -317,20 +324,7 @@ func (s *series) add(in *counter.Snapshot, sh *shape) {
 // then lowers w's schema while more than most buckets hold spans, where
 // most is above 0.
 func (w *window) add(i, at int32, n uint64, most int) {
-	i >>= at - w.schema
-	switch {
-	case len(w.counts) == 0:
-		w.offset, w.counts = i, append(w.counts, 0)
-	case i < w.offset:
-		// Values come in increasing order: this happens at most once an
-		// Interval, at its least value.
-		grown := make([]uint64, int(w.offset-i)+len(w.counts), int(w.offset-i)+cap(w.counts))
-		copy(grown[w.offset-i:], w.counts)
-		w.offset, w.counts = i, grown
-	case int(i-w.offset) >= len(w.counts):
-		w.counts = append(w.counts, make([]uint64, int(i-w.offset)+1-len(w.counts))...)
-	}
-	k := &w.counts[i-w.offset]
+	k := &w.counts[w.reach(i, at)-w.offset]
 	if *k == 0 {
 		w.held++
 	}
@@ -338,6 +332,25 @@ func (w *window) add(i, at int32, n uint64, most int) {
 	for most > 0 && w.held > most && w.schema > -4 {
 		w.halve()
 	}
+}
+
+// reach widens w to hold bucket i of the schema at, which is not below
+// w's, and returns its index at w's schema. w.counts has no room to spare.
+func (w *window) reach(i, at int32) int32 {
+	i >>= at - w.schema
+	switch {
+	case len(w.counts) == 0:
+		w.offset, w.counts = i, make([]uint64, 1)
+	case i < w.offset:
+		grown := make([]uint64, int(w.offset-i)+len(w.counts))
+		copy(grown[w.offset-i:], w.counts)
+		w.offset, w.counts = i, grown
+	case int(i-w.offset) >= len(w.counts):
+		grown := make([]uint64, int(i-w.offset)+1)
+		copy(grown, w.counts)
+		w.counts = grown
+	}
+	return i
 }
 
 // halve lowers w's schema by one: bucket i takes bucket i>>1, as
@@ -353,7 +366,7 @@ func (w *window) halve() {
 			w.counts[j] += n
 		}
 	}
-	w.counts = w.counts[:hi-lo+1]
+	w.counts = append(make([]uint64, 0, hi-lo+1), w.counts[:hi-lo+1]...)
 	for _, n := range w.counts {
 		if n != 0 {
 			w.held++

@@ -42,7 +42,8 @@ func TestHalve(t *testing.T) {
 // none, and checks the window against a map of the same counts merged at
 // the largest schema from the first down to −4 at which at most the bound
 // hold spans, or −4 where none is: as the counts only grow, the schema each
-// add leaves is the one that the final counts pick.
+// add leaves is the one that the final counts pick. The window keeps no
+// room beyond its buckets.
 func TestWindowAdd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		from := rapid.Int32Range(-4, 8).Draw(t, "schema")
@@ -79,6 +80,9 @@ func TestWindowAdd(t *testing.T) {
 		}
 		if len(w.counts) > 0 && (w.counts[0] == 0 || w.counts[len(w.counts)-1] == 0) {
 			t.Fatalf("the window %v begins or ends with an empty bucket", w.counts)
+		}
+		if cap(w.counts) != len(w.counts) {
+			t.Fatalf("the window has room for %d buckets; want its %d", cap(w.counts), len(w.counts))
 		}
 	})
 }
