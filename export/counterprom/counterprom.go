@@ -174,7 +174,8 @@ type window struct {
 
 // New returns a Collector of the spans of src, a *counter.Histogram or an
 // [export.Tap], at the rate r, the Counter's that took them. Its first
-// scrape takes src's first Interval.
+// scrape takes src's Interval: spans recorded before then are in it, but
+// for those an earlier Interval call took.
 //
 // New never fails: where the options are wrong (see the errors above, and
 // [export.ErrZeroRate] for the zero TickRate; a Name that Prometheus does

@@ -28,7 +28,7 @@ func Example() {
 		Name:                        "request_duration_seconds",
 		Help:                        "How long a request takes.",
 		Buckets:                     []float64{0.0001, 0.001, 0.01, 0.1},
-		NativeHistogramBucketFactor: 1.01, // schema 7: quantiles within 0.54%
+		NativeHistogramBucketFactor: 1.01, // schema 7: quantiles within 0.94%
 	}))
 	http.Handle("/metrics", promhttp.Handler())
 	go http.ListenAndServe("127.0.0.1:9090", nil)
