@@ -57,20 +57,20 @@ func BenchmarkRecorderEachParallel(b *testing.B) {
 	})
 }
 
-// The floor of any record that goroutines share, under Go's memory model:
-// one write made visible to another goroutine takes an atomic
+// The bare cost of any record that goroutines share, under Go's memory
+// model: one write made visible to another goroutine takes an atomic
 // read-modify-write, and a record of a count, a sum and bounds that a
 // reader collects whole takes two, to take a lock and to give it back.
 
 var locked atomic.Uint64
 
-func BenchmarkFloorAtomicAdd(b *testing.B) {
+func BenchmarkBareAtomicAdd(b *testing.B) {
 	for b.Loop() {
 		locked.Add(1)
 	}
 }
 
-func BenchmarkFloorTryLockUnlock(b *testing.B) {
+func BenchmarkBareTryLockUnlock(b *testing.B) {
 	var mu sync.Mutex
 	for b.Loop() {
 		if mu.TryLock() {
@@ -79,12 +79,12 @@ func BenchmarkFloorTryLockUnlock(b *testing.B) {
 	}
 }
 
-// BenchmarkFloorPoolGetPut is the other way goroutines can share without
+// BenchmarkBarePoolGetPut is the other way goroutines can share without
 // a lock: a sync.Pool hands each P an object of its own with no atomic
 // instruction, but a Get and a Put cost what two atomics do, and a pool
 // drops its objects at a collection, so a Histogram could lose the spans
 // they held.
-func BenchmarkFloorPoolGetPut(b *testing.B) {
+func BenchmarkBarePoolGetPut(b *testing.B) {
 	p := sync.Pool{New: func() any { return new(int) }}
 	for b.Loop() {
 		x := p.Get().(*int)
@@ -93,12 +93,12 @@ func BenchmarkFloorPoolGetPut(b *testing.B) {
 	}
 }
 
-// The scaling floor: work that shares nothing, one goroutine and one per
+// Bare scaling: work that shares nothing, one goroutine and one per
 // CPU. Two Recorders can scale no better with the CPUs than this does.
 
 var scaleSink atomic.Uint64
 
-func BenchmarkFloorScaleSerial(b *testing.B) {
+func BenchmarkBareScaleSerial(b *testing.B) {
 	x := uint64(1)
 	for i := 0; b.Loop(); i++ {
 		x = x*6364136223846793005 + uint64(spans[i&1023])
@@ -106,7 +106,7 @@ func BenchmarkFloorScaleSerial(b *testing.B) {
 	scaleSink.Add(x)
 }
 
-func BenchmarkFloorScaleParallel(b *testing.B) {
+func BenchmarkBareScaleParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		x := uint64(1)
 		for i := 0; pb.Next(); i++ {

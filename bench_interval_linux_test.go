@@ -17,14 +17,14 @@ const (
 	membarrierRegisterPrivateExpedited = 1 << 4
 )
 
-// floorWriter is what the least reader of a Recorder must read of it: a
+// bareWriter is what the least reader of a Recorder must read of it: a
 // word that says whether it recorded, and its counts.
-type floorWriter struct {
+type bareWriter struct {
 	seq    atomic.Uint64
 	counts []uint32
 }
 
-// BenchmarkIntervalFloorEvery100ms is the least work an Interval of
+// BenchmarkBareReaderEvery100ms is the least work an Interval of
 // BenchmarkIntervalEvery100ms could do, at its pace and beside the same two
 // goroutines recording flat out: a load of a word of each of 64 writers
 // allocated apart, one membarrier(2), and a read of the counts of the two
@@ -35,13 +35,13 @@ type floorWriter struct {
 // Where its p99 is over a goal, no Interval meets that goal on this
 // machine: the rest is the machine's (see BenchmarkColdPages in the bench
 // module).
-func BenchmarkIntervalFloorEvery100ms(b *testing.B) {
+func BenchmarkBareReaderEvery100ms(b *testing.B) {
 	if _, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierRegisterPrivateExpedited, 0, 0); errno != 0 {
 		b.Skip("no private expedited membarrier:", errno)
 	}
-	ws := make([]*floorWriter, 64)
+	ws := make([]*bareWriter, 64)
 	for i := range ws {
-		ws[i] = &floorWriter{counts: make([]uint32, 2000)}
+		ws[i] = &bareWriter{counts: make([]uint32, 2000)}
 	}
 	stop := flatOut(2, func(w int) func(i int) {
 		fw := ws[w*31]
@@ -58,7 +58,7 @@ func BenchmarkIntervalFloorEvery100ms(b *testing.B) {
 			sum += w.seq.Load()
 		}
 		unix.RawSyscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0)
-		for _, w := range []*floorWriter{ws[0], ws[31]} {
+		for _, w := range []*bareWriter{ws[0], ws[31]} {
 			for i := range w.counts {
 				sum += uint64(atomic.LoadUint32(&w.counts[i]))
 			}

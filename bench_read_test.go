@@ -5,12 +5,15 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter"
-	"github.com/tickstamp/counter/internal/floor"
 )
 
-// The benchmarks of every read, to be run side by side in one run:
+// The benchmarks of every read, beside time.Now, to be run side by side in
+// one run:
 //
-//	go test -run '^$' -bench 'Floor|Counter|Monotonic|Time' -count 10 .
+//	go test -run '^$' -bench 'Counter|Monotonic|RawClock|Time' -count 10 .
+//
+// The bench module's BenchmarkRead sets each read beside its instructions
+// alone and beside a call of its stub with no Go code around it.
 //
 // Each adds its readings into a local and leaves the sum in a package
 // variable, so that no read can be dropped, at the cost of one register add a
@@ -22,58 +25,6 @@ var (
 	sinkTime  time.Time
 	sinkDur   time.Duration
 )
-
-// BenchmarkFloor is the bare read sequence of NowUnordered (RDTSC and the
-// join of its halves, MRS CNTVCT_EL0), each reading added up, unrolled
-// floor.Reads times in one assembly function with no call per read: its
-// ns/op is per read.
-func BenchmarkFloor(b *testing.B) { benchUnrolled(b, floor.Unrolled) }
-
-// BenchmarkFloorOrdered is the ordered read sequence of Now on this CPU
-// (RDTSCP where the CPU has it, else LFENCE; RDTSC; ISB; MRS CNTVCT_EL0),
-// unrolled as BenchmarkFloor's is.
-func BenchmarkFloorOrdered(b *testing.B) {
-	benchUnrolled(b, nowFloor(floor.UnrolledOrdered, floor.UnrolledRDTSCP))
-}
-
-// BenchmarkFloorFenced is LFENCE; RDTSC unrolled, Now's sequence on a CPU
-// without RDTSCP, so that a CPU with it shows which of the two is cheaper.
-func BenchmarkFloorFenced(b *testing.B) { benchUnrolled(b, floor.UnrolledOrdered) }
-
-// BenchmarkFloorCalled calls a copy of NowUnordered's assembly stub
-// floor.Reads times from assembly, passing the argument and the reading on
-// the stack as compiled Go does: no Go code, only the call. It sits between
-// BenchmarkFloor and BenchmarkCounterNowUnordered, so that the distance from
-// the floor splits into what the call costs and what the Go loop around it
-// costs.
-func BenchmarkFloorCalled(b *testing.B) { benchUnrolled(b, floor.Called) }
-
-// BenchmarkFloorOrderedCalled is BenchmarkFloorCalled for Now's stub on
-// this CPU, the ordered read.
-func BenchmarkFloorOrderedCalled(b *testing.B) {
-	benchUnrolled(b, nowFloor(floor.CalledOrdered, floor.CalledRDTSCP))
-}
-
-// nowFloor returns rdtscp where Now reads with RDTSCP on this CPU, else
-// fenced.
-func nowFloor(fenced, rdtscp func() uint64) func() uint64 {
-	if counter.NowSequence() == "RDTSCP" {
-		return rdtscp
-	}
-	return fenced
-}
-
-func benchUnrolled(b *testing.B, unrolled func() uint64) {
-	if !floor.Available {
-		b.Skip("no unrolled read in this build: purego, or neither amd64 nor arm64")
-	}
-	b.ReportAllocs()
-	var acc uint64
-	for n := b.N; n > 0; n -= floor.Reads {
-		acc += unrolled()
-	}
-	sinkStamp = counter.Tickstamp(acc)
-}
 
 func BenchmarkCounterNow(b *testing.B) {
 	c := counter.New(oneGHz)

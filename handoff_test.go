@@ -13,11 +13,11 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/affinity"
-	"github.com/tickstamp/counter/internal/handoff"
+	"github.com/tickstamp/counter/internal/crosscpu"
 )
 
 // The handoff tests check the promise of the ordered reads across
-// goroutines with the harness of internal/handoff: a publisher goroutine
+// goroutines with the harness of internal/crosscpu: a publisher goroutine
 // stores readings into an atomic, over and over, and a receiver goroutine
 // loads the latest one and then takes its own reading, which must not be
 // behind the one it loaded. Where Linux allows, the two are pinned to
@@ -35,14 +35,14 @@ const handoffEnv = "COUNTER_HANDOFFS"
 // A handoffBudget is the harness's budget for each kind, and whether all
 // of its handoffs must happen.
 type handoffBudget struct {
-	handoff.Budget
+	crosscpu.Budget
 	required bool // fail unless all N happen
 }
 
 func budgetFor(t *testing.T) handoffBudget {
 	s := os.Getenv(handoffEnv)
 	if s == "" {
-		b := handoff.Budget{N: 300_000, Min: 1_000, Soft: 30 * time.Millisecond, Hard: 10 * time.Second}
+		b := crosscpu.Budget{N: 300_000, Min: 1_000, Soft: 30 * time.Millisecond, Hard: 10 * time.Second}
 		if testing.Short() {
 			b.Soft = 10 * time.Millisecond
 		}
@@ -52,13 +52,13 @@ func budgetFor(t *testing.T) handoffBudget {
 	if err != nil || n < 1 {
 		t.Fatalf("%s=%q; want a positive count of handoffs", handoffEnv, s)
 	}
-	return handoffBudget{Budget: handoff.Budget{N: n, Min: n, Soft: 3 * time.Minute, Hard: 3 * time.Minute}, required: true}
+	return handoffBudget{Budget: crosscpu.Budget{N: n, Min: n, Soft: 3 * time.Minute, Hard: 3 * time.Minute}, required: true}
 }
 
 // A route is a named route of the harness.
 type route struct {
 	name string
-	handoff.Route
+	crosscpu.Route
 }
 
 // handoffRoutes returns the routes a kind's handoffs take: from the first
@@ -68,30 +68,30 @@ type route struct {
 func handoffRoutes(t *testing.T) []route {
 	procs := runtime.GOMAXPROCS(0)
 	if procs < 2 {
-		return []route{{"GOMAXPROCS=1, unpinned", handoff.Route{Yield: true}}}
+		return []route{{"GOMAXPROCS=1, unpinned", crosscpu.Route{Yield: true}}}
 	}
 	cpus, err := affinity.Allowed()
 	switch {
 	case errors.Is(err, errors.ErrUnsupported):
-		return []route{{"unpinned (" + runtime.GOOS + " has no affinity call)", handoff.Route{Yield: true}}}
+		return []route{{"unpinned (" + runtime.GOOS + " has no affinity call)", crosscpu.Route{Yield: true}}}
 	case err != nil:
 		t.Fatalf("affinity.Allowed: %v", err)
 	case len(cpus) < 2:
-		return []route{{fmt.Sprintf("one CPU (%d), unpinned", cpus[0]), handoff.Route{Yield: true}}}
+		return []route{{fmt.Sprintf("one CPU (%d), unpinned", cpus[0]), crosscpu.Route{Yield: true}}}
 	}
 	first, last := cpus[0], cpus[len(cpus)-1]
 	return []route{
-		{fmt.Sprintf("CPU %d→%d", first, last), handoff.Route{From: first, To: last, Pinned: true}},
-		{fmt.Sprintf("CPU %d→%d", last, first), handoff.Route{From: last, To: first, Pinned: true}},
+		{fmt.Sprintf("CPU %d→%d", first, last), crosscpu.Route{From: first, To: last, Pinned: true}},
+		{fmt.Sprintf("CPU %d→%d", last, first), crosscpu.Route{From: last, To: first, Pinned: true}},
 	}
 }
 
 // runHandoffs runs the harness on every route of this machine, splitting
 // the budget between them, and returns the sum: publish on one goroutine;
-// on the other, check each fresh reading loaded, as [handoff.Run] says.
-func runHandoffs(t *testing.T, b handoffBudget, publish func() uint64, check func(uint64) (int64, bool)) handoff.Result {
+// on the other, check each fresh reading loaded, as [crosscpu.Run] says.
+func runHandoffs(t *testing.T, b handoffBudget, publish func() uint64, check func(uint64) (int64, bool)) crosscpu.Result {
 	routes := handoffRoutes(t)
-	var sum handoff.Result
+	var sum crosscpu.Result
 	for i, rt := range routes {
 		share := b.Budget
 		share.N = b.N / len(routes)
@@ -100,7 +100,7 @@ func runHandoffs(t *testing.T, b handoffBudget, publish func() uint64, check fun
 		}
 		share.Min = min(b.Min, share.N)
 		share.Soft /= time.Duration(len(routes))
-		r, err := handoff.Run(rt.Route, share, publish, check)
+		r, err := crosscpu.Run(rt.Route, share, publish, check)
 		if err != nil {
 			t.Errorf("%s: %v", rt.name, err)
 		}
@@ -184,7 +184,7 @@ func TestHandoffHarnessCounts(t *testing.T) {
 		}
 		return int64(c.Now().Sub(counter.Tickstamp(loaded))), true
 	}
-	b := handoffBudget{Budget: handoff.Budget{N: 7_000, Min: 7_000, Soft: 10 * time.Second, Hard: 10 * time.Second}}
+	b := handoffBudget{Budget: crosscpu.Budget{N: 7_000, Min: 7_000, Soft: 10 * time.Second, Hard: 10 * time.Second}}
 	r := runHandoffs(t, b, func() uint64 { return uint64(c.Now()) }, check)
 	if want := (r.Handoffs + 6) / 7; r.Backward != want || r.Closest != -1 {
 		t.Fatalf("harness counted %d backward of %d, closest %d; want %d, closest -1", r.Backward, r.Handoffs, r.Closest, want)

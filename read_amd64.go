@@ -2,8 +2,6 @@
 
 package counter
 
-import "sync/atomic"
-
 // backend names the implementation of the reads that this build runs.
 const backend = "rdtsc"
 
@@ -50,12 +48,3 @@ func stampEnd(mono bool) uint64
 // RDTSC, the read of stampFenced, and -1. It reads the flag itself, so that
 // NowCPU stays one inlined call.
 func stampCPU(mono bool) (ticks Tickstamp, cpu int)
-
-// nowSequence names the instructions of [Counter.Now] on this CPU.
-func nowSequence() string {
-	detectFeatures()
-	if atomic.LoadUint32(&hasRDTSCP) == 1 {
-		return "RDTSCP"
-	}
-	return "LFENCE; RDTSC"
-}

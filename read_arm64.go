@@ -37,8 +37,5 @@ func detectFeatures() {}
 // stampEnd is stampBegin: the two ISBs order the read on both sides.
 func stampEnd(mono bool) uint64 { return stampBegin(mono) }
 
-// nowSequence names the instructions of [Counter.Now] on this CPU.
-func nowSequence() string { return "ISB; MRS CNTVCT_EL0" }
-
 // stampFenced is stampNow: arm64 has one ordered read.
 func stampFenced(mono bool) uint64 { return stampNow(mono) }

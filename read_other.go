@@ -24,7 +24,4 @@ func stampEnd(bool) uint64 { return uint64(nanotime()) }
 
 func stampCPU(bool) (Tickstamp, int) { return Tickstamp(nanotime()), -1 }
 
-// nowSequence names what [Counter.Now] reads in this build.
-func nowSequence() string { return "the runtime's monotonic clock" }
-
 func stampFenced(bool) uint64 { return uint64(nanotime()) }

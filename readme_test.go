@@ -110,50 +110,6 @@ func containsRun(lines, run []string) bool {
 	return false
 }
 
-// TestREADMEForANewcomer checks what a reader new to the package meets: a
-// README under 16 KB (the details are in go doc), whose snippets each make
-// the counter, Histogram and context they use, with one name for the
-// counter throughout, c, and the Histogram made with NewHistogram.
-func TestREADMEForANewcomer(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b) >= 16<<10 {
-		t.Errorf("the README is %d bytes, not under 16 KB", len(b))
-	}
-	uses := map[string]*regexp.Regexp{
-		"c":   regexp.MustCompile(`\bc\.[A-Z]`),
-		"h":   regexp.MustCompile(`\bh\.[A-Z]`),
-		"ctx": regexp.MustCompile(`\bctx\b`),
-	}
-	makes := map[string]*regexp.Regexp{
-		"c":   regexp.MustCompile(`(^|[(,])\s*c(, \w+)* :?=|\(c counter\.Counter`),
-		"h":   regexp.MustCompile(`^h(, ctx)? :?= counter\.NewHistogram\(`),
-		"ctx": regexp.MustCompile(`(^|, )ctx(, (stop|cancel))? :?= `),
-	}
-	for i, s := range goSnippets(t, "README.md") {
-		code := strings.Join(s, "\n")
-		for name, use := range uses {
-			if !use.MatchString(code) {
-				continue
-			}
-			made := false
-			for _, line := range s {
-				if makes[name].MatchString(line) {
-					made = true
-				}
-			}
-			if !made {
-				t.Errorf("README snippet %d uses %s without making it:\n%s", i+1, name, code)
-			}
-		}
-		if strings.Contains(code, "clk") {
-			t.Errorf("README snippet %d names the counter clk, not c", i+1)
-		}
-	}
-}
-
 // TestTestCommandCoversEveryModule checks that the README's test command
 // tests every module of the repository: the command is go test of the
 // pattern github.com/tickstamp/counter/..., go.work uses every directory

@@ -92,19 +92,19 @@ func BenchmarkRecord(b *testing.B) {
 			}
 		})
 	}
-	// The floors: what any histogram of 128 buckets a doubling does for a
+	// The bare cases: what any histogram of 128 buckets a doubling does for a
 	// span through a call, in the same loop: find the bucket and count it
 	// (bucket), and also keep the exact sum and bounds that a Snapshot
 	// promises (exact). HdrHistogram's RecordValue does the first, with
 	// a total; a Recorder does the second, and checks for a hand-over.
-	b.Run("floor=bucket", func(b *testing.B) {
-		var f floorTally
+	b.Run("bare=bucket", func(b *testing.B) {
+		var f bareTally
 		for i := 0; b.Loop(); i++ {
 			f.bucket(spans[i&1023])
 		}
 	})
-	b.Run("floor=exact", func(b *testing.B) {
-		f := floorTally{min: math.MaxInt64}
+	b.Run("bare=exact", func(b *testing.B) {
+		f := bareTally{min: math.MaxInt64}
 		for i := 0; b.Loop(); i++ {
 			f.exact(spans[i&1023])
 		}
@@ -251,18 +251,18 @@ func BenchmarkMemory(b *testing.B) {
 	}
 }
 
-// A floorTally is the least state of a log-linear histogram of 128 buckets
-// a doubling over the whole int64 range, as counter's: the floors of
+// A bareTally is the least state of a log-linear histogram of 128 buckets
+// a doubling over the whole int64 range, as counter's: the bare cases of
 // BenchmarkRecord count into it.
-type floorTally struct {
+type bareTally struct {
 	counts   [57 * 128]uint32
 	lo, hi   uint64
 	min, max counter.Tickdelta
 }
 
-// floorBucket is the bucket of a span of 0 or more ticks: exact below 256,
+// bareBucket is the bucket of a span of 0 or more ticks: exact below 256,
 // then 128 a doubling.
-func floorBucket(v uint64) uint64 {
+func bareBucket(v uint64) uint64 {
 	shift := 56 - uint64(bits.LeadingZeros64(v|255))
 	return shift<<7 + v>>shift
 }
@@ -270,16 +270,16 @@ func floorBucket(v uint64) uint64 {
 // bucket counts d in its bucket, and nothing else.
 //
 //go:noinline
-func (f *floorTally) bucket(d counter.Tickdelta) {
-	f.counts[floorBucket(uint64(d))%uint64(len(f.counts))]++
+func (f *bareTally) bucket(d counter.Tickdelta) {
+	f.counts[bareBucket(uint64(d))%uint64(len(f.counts))]++
 }
 
 // exact counts d in its bucket and keeps the exact sum, minimum and
 // maximum.
 //
 //go:noinline
-func (f *floorTally) exact(d counter.Tickdelta) {
-	f.counts[floorBucket(uint64(d))%uint64(len(f.counts))]++
+func (f *bareTally) exact(d counter.Tickdelta) {
+	f.counts[bareBucket(uint64(d))%uint64(len(f.counts))]++
 	var carry uint64
 	f.lo, carry = bits.Add64(f.lo, uint64(d), 0)
 	f.hi += carry

@@ -18,6 +18,9 @@
 //     record into it.
 //   - BenchmarkHarness sets countertest.Bench beside loov/hrtime's
 //     hrtesting.
+//   - BenchmarkRead sets each of Counter's reads beside its instructions
+//     alone and beside a call of its stub with no Go code around it, from
+//     internal/bare, whose assembly internal/bare/baregen writes.
 //   - The command figure draws the README's figure: each way of converting
 //     a span to time.Duration, and its error across the range of spans
 //     (cd bench && go run ./figure > figure/conversion-error.svg).

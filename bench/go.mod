@@ -6,10 +6,11 @@ require (
 	github.com/DataDog/sketches-go v1.4.8
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/VictoriaMetrics/metrics v1.45.0
+	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/loov/hrtime v1.0.3
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
-	github.com/tickstamp/counter v0.0.0-00010101000000-000000000000
+	github.com/tickstamp/counter v0.1.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk/metric v1.47.0
@@ -31,8 +32,8 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
-	github.com/tickstamp/counter/export/counterotel v0.0.0-00010101000000-000000000000
-	github.com/tickstamp/counter/export/counterprom v0.0.0-00010101000000-000000000000
+	github.com/tickstamp/counter/export/counterotel v0.1.0
+	github.com/tickstamp/counter/export/counterprom v0.1.0
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
 	golang.org/x/sys v0.50.0

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/internal/affinity"
-	"github.com/tickstamp/counter/internal/handoff"
+	"github.com/tickstamp/counter/internal/crosscpu"
 )
 
 // minHandoffs is how many readings each CPU pair hands over at least, half
@@ -18,7 +18,7 @@ const minHandoffs = 1000
 
 // checkCrossCore hands readings of c between every pair of the CPUs this
 // process may run on, each pair in both directions, with the harness of
-// internal/handoff, for budget shared by the pairs (minHandoffs a pair at
+// internal/crosscpu, for budget shared by the pairs (minHandoffs a pair at
 // least), and reports the worst backward step: a reading from one CPU found
 // ahead of the counter read on another just after. Both reads are Begin's,
 // ordered after the load that saw the other CPU's reading and before the
@@ -41,18 +41,18 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 	}
 	// Each direction of a pair has half the pair's share of the budget.
 	share := budget / time.Duration(len(cpus)*(len(cpus)-1))
-	b := handoff.Budget{N: math.MaxInt, Min: minHandoffs / 2, Soft: share, Hard: share + time.Second/2}
+	b := crosscpu.Budget{N: math.MaxInt, Min: minHandoffs / 2, Soft: share, Hard: share + time.Second/2}
 	publish := func() uint64 { return uint64(c.Begin()) }
 	check := func(loaded uint64) (int64, bool) {
 		return int64(c.Begin().Sub(counter.Tickstamp(loaded))), true
 	}
-	var sum handoff.Result
+	var sum crosscpu.Result
 	for _, from := range cpus {
 		for _, to := range cpus {
 			if from == to {
 				continue
 			}
-			res, err := handoff.Run(handoff.Route{From: from, To: to, Pinned: true}, b, publish, check)
+			res, err := crosscpu.Run(crosscpu.Route{From: from, To: to, Pinned: true}, b, publish, check)
 			if err != nil {
 				r = newCrossCoreReport()
 				r.Reason = "not checked: " + err.Error()
@@ -75,7 +75,7 @@ func checkCrossCore(c counter.Counter, budget time.Duration) crossCoreReport {
 
 // addPair adds to r what the ordered pair from → to found: readings from
 // CPU from judged on CPU to.
-func addPair(r *crossCoreReport, res handoff.Result, from, to int) {
+func addPair(r *crossCoreReport, res crosscpu.Result, from, to int) {
 	r.Pairs++
 	if res.Backward == 0 {
 		return

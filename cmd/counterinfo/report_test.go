@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/tickstamp/counter"
-	"github.com/tickstamp/counter/internal/handoff"
+	"github.com/tickstamp/counter/internal/crosscpu"
 )
 
 // TestFlagDefaults checks each flag's default against the one the package
@@ -163,13 +163,13 @@ func TestDrift(t *testing.T) {
 func TestAddPair(t *testing.T) {
 	r := newCrossCoreReport()
 	for _, p := range []struct {
-		res      handoff.Result
+		res      crosscpu.Result
 		from, to int
 	}{
-		{handoff.Result{Handoffs: 10, Closest: 3, Quickest: 3}, 0, 1},
-		{handoff.Result{Handoffs: 10, Backward: 2, Closest: -5}, 1, 0},
-		{handoff.Result{Handoffs: 10, Backward: 1, Closest: -9}, 0, 2},
-		{handoff.Result{Handoffs: 10, Backward: 1, Closest: -4}, 2, 0},
+		{crosscpu.Result{Handoffs: 10, Closest: 3, Quickest: 3}, 0, 1},
+		{crosscpu.Result{Handoffs: 10, Backward: 2, Closest: -5}, 1, 0},
+		{crosscpu.Result{Handoffs: 10, Backward: 1, Closest: -9}, 0, 2},
+		{crosscpu.Result{Handoffs: 10, Backward: 1, Closest: -4}, 2, 0},
 	} {
 		addPair(&r, p.res, p.from, p.to)
 	}

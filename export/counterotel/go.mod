@@ -3,7 +3,7 @@ module github.com/tickstamp/counter/export/counterotel
 go 1.26.0
 
 require (
-	github.com/tickstamp/counter v0.0.0-00010101000000-000000000000
+	github.com/tickstamp/counter v0.1.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0

@@ -1,6 +1,6 @@
 //go:build (!amd64 && !arm64) || purego
 
-package floor
+package bare
 
 const (
 	available          = false

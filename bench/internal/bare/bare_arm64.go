@@ -1,6 +1,6 @@
 //go:build !purego
 
-package floor
+package bare
 
 const (
 	available          = true
@@ -8,19 +8,19 @@ const (
 	orderedInstruction = "ISB; MRS CNTVCT_EL0"
 )
 
-// unrolled is MRS CNTVCT_EL0, added up, a hundred times, in floor_arm64.s.
+// unrolled is MRS CNTVCT_EL0, added up, a hundred times, in bare_arm64.s.
 func unrolled() uint64
 
 // unrolledOrdered is ISB; MRS CNTVCT_EL0, added up, a hundred times, in
-// floor_arm64.s.
+// bare_arm64.s.
 func unrolledOrdered() uint64
 
 // called calls stubUnordered, a copy of the counter package's
-// stampUnordered, a hundred times from assembly, in floor_arm64.s.
+// stampUnordered, a hundred times from assembly, in bare_arm64.s.
 func called() uint64
 
 // calledOrdered calls stubOrdered, a copy of the counter package's stampNow,
-// a hundred times from assembly, in floor_arm64.s.
+// a hundred times from assembly, in bare_arm64.s.
 func calledOrdered() uint64
 
 // stubUnordered and stubOrdered are the stubs that called and calledOrdered

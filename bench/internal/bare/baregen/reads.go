@@ -2,7 +2,7 @@ package main
 
 import "slices"
 
-// This file is the generator's one table: each architecture's floors, and
+// This file is the generator's one table: each architecture's functions, and
 // each read's instruction sequence as the counter package's stub in
 // read_GOARCH.s executes it. Instructions are written as the test reads the
 // root's files: one space between fields, no alignment; the generator aligns
@@ -12,7 +12,7 @@ import "slices"
 // the counter's path: mono false and, where the stub tests a flag, the flag
 // set. On that path the stub runs straight from its entry to its first RET.
 type read struct {
-	// unrolled, called and stub name the floor's functions for this read:
+	// unrolled, called and stub name the package's functions for this read:
 	// the sequence unrolled, the stub's copy called, and that copy.
 	unrolled, called, stub string
 	// root is the counter package's stub that holds the read.
@@ -21,7 +21,7 @@ type read struct {
 	// its checks of mono and of any flag, each a compare and a branch not
 	// taken.
 	guard []string
-	// seq is the read's sequence: what the unrolled floor repeats, and what
+	// seq is the read's sequence: what the unrolled read repeats, and what
 	// the stub and its copy execute between the guard and the store of the
 	// reading.
 	seq []string
@@ -45,20 +45,20 @@ const (
 	stubKind                 // the copy of the counter's stub
 )
 
-// An arch is what the generator writes into floor_GOARCH.s.
+// An arch is what the generator writes into bare_GOARCH.s.
 type arch struct {
 	goarch   string
 	sections []section
-	// zero clears the register that the unrolled floors add readings into,
+	// zero clears the register that the unrolled reads add readings into,
 	// and add adds the reading into it; callZero and callAdd are the same
-	// for the called floors.
+	// for the called reads.
 	zero, add, callZero, callAdd string
-	// ret returns the last reading from a floor.
+	// ret returns the last reading from a function.
 	ret string
-	// callFrame is the called floors' frame: room for the stub's argument
+	// callFrame is the called reads' frame: room for the stub's argument
 	// and result.
 	callFrame string
-	// storeArg and loadResult surround a called floor's CALL of a stub as
+	// storeArg and loadResult surround a called read's CALL of a stub as
 	// compiled Go surrounds it (ABI0): the argument stored to the stack, the
 	// reading loaded from it.
 	storeArg, loadResult string
@@ -108,15 +108,15 @@ counter's stub executes it once: the read, then the reading's halves
 joined (SHLQ, ORQ). Each reading is then added into BX, as a caller that
 uses it would, which also keeps the joins from going unused. The last
 reading is returned.`, unrolledKind, []*read{amd64Unordered, amd64Ordered}},
-		{`The called floors. Each calls a copy of a stub of the counter package
+		{`The called reads. Each calls a copy of a stub of the counter package
 (stampUnordered, stampNow in read_amd64.s) Reads times, as the Go compiler
 calls an assembly function: the mono argument stored to the stack, the
 reading read back from it after the call (ABI0, the only convention an
 assembly function outside the standard library may have), and added into
-BX. They hold no Go code, so what they cost above the unrolled floors is
+BX. They hold no Go code, so what they cost above the unrolled reads is
 the call and its stack round trip alone. The last reading is returned.`, calledKind, []*read{amd64Unordered, amd64Ordered}},
 		{"", stubKind, []*read{amd64Unordered, amd64Ordered}},
-		{`The RDTSCP floors: the ordered read of Counter.Now on a CPU that has
+		{`The RDTSCP reads: the ordered read of Counter.Now on a CPU that has
 RDTSCP, unrolled as above and called as above. CX gets TSC_AUX, unused.`, unrolledKind, []*read{amd64RDTSCP}},
 		{"", calledKind, []*read{amd64RDTSCP}},
 		{"", stubKind, []*read{amd64RDTSCP}},
@@ -162,12 +162,12 @@ var arm64 = &arch{
 		{`Each function executes its read's whole sequence Reads times, as the
 counter's stub executes it once, and adds each reading into R1, as a
 caller that uses it would. The last reading is returned.`, unrolledKind, []*read{arm64Unordered, arm64Ordered}},
-		{`The called floors. Each calls a copy of a stub of the counter package
+		{`The called reads. Each calls a copy of a stub of the counter package
 (stampUnordered, stampNow in read_arm64.s) Reads times, as the Go compiler
 calls an assembly function: the mono argument stored to the stack, the
 reading read back from it after the call (ABI0, the only convention an
 assembly function outside the standard library may have), and added into
-R2. They hold no Go code, so what they cost above the unrolled floors is
+R2. They hold no Go code, so what they cost above the unrolled reads is
 the call and its stack round trip alone. The last reading is returned.`, calledKind, []*read{arm64Unordered, arm64Ordered}},
 		{"", stubKind, []*read{arm64Unordered, arm64Ordered}},
 	},

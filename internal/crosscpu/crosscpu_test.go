@@ -1,4 +1,4 @@
-package handoff
+package crosscpu
 
 import (
 	"errors"

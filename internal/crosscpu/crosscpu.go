@@ -1,4 +1,4 @@
-// Package handoff hands readings of a clock from one goroutine to another,
+// Package crosscpu hands readings of a clock from one goroutine to another,
 // pinned to different CPUs where the system allows, and counts how many of
 // the receiver's own readings were behind the one it had loaded. It is the
 // one home of that harness: the counter package's tests check the ordered
@@ -16,7 +16,7 @@
 // waits for a cache line the other CPU keeps writing: the case where a read
 // that is not ordered after the load can be taken before the load
 // completes.
-package handoff
+package crosscpu
 
 import (
 	"errors"

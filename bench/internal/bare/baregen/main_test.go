@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickstamp/counter/internal/floor"
+	"github.com/tickstamp/counter/bench/internal/bare"
 )
 
-// TestCommittedFilesAreGenerated fails when a committed floor_GOARCH.s is not
+// TestCommittedFilesAreGenerated fails when a committed bare_GOARCH.s is not
 // what the generator writes: it was edited by hand, or the table was changed
 // without go generate.
 func TestCommittedFilesAreGenerated(t *testing.T) {
@@ -21,7 +21,7 @@ func TestCommittedFilesAreGenerated(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := firstDifference(string(committed), string(generate(a))); d != "" {
-				t.Errorf("%s is not what floorgen writes (run go generate ./internal/floor): %s", a.file(), d)
+				t.Errorf("%s is not what baregen writes (run go generate ./internal/bare in the bench module): %s", a.file(), d)
 			}
 		})
 	}
@@ -33,7 +33,7 @@ func TestCommittedFilesAreGenerated(t *testing.T) {
 func TestReadsAreTheCounterStubs(t *testing.T) {
 	for _, a := range arches {
 		t.Run(a.goarch, func(t *testing.T) {
-			root := filepath.Join("..", "..", "..", "read_"+a.goarch+".s")
+			root := filepath.Join("..", "..", "..", "..", "read_"+a.goarch+".s")
 			src, err := os.ReadFile(root)
 			if err != nil {
 				t.Fatal(err)
@@ -51,7 +51,7 @@ func TestReadsAreTheCounterStubs(t *testing.T) {
 func TestDriftIsCaught(t *testing.T) {
 	for _, a := range arches {
 		t.Run(a.goarch, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("..", "..", "..", "read_"+a.goarch+".s"))
+			src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "read_"+a.goarch+".s"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,11 +87,11 @@ func TestDriftIsCaught(t *testing.T) {
 	}
 }
 
-// TestReadsIsFloorReads checks that the floors repeat their sequence as many
-// times as package floor says they do.
-func TestReadsIsFloorReads(t *testing.T) {
-	if reads != floor.Reads {
-		t.Fatalf("floorgen repeats each sequence %d times; floor.Reads is %d", reads, floor.Reads)
+// TestReadsIsBareReads checks that the functions repeat their sequence as many
+// times as package bare says they do.
+func TestReadsIsBareReads(t *testing.T) {
+	if reads != bare.Reads {
+		t.Fatalf("baregen repeats each sequence %d times; bare.Reads is %d", reads, bare.Reads)
 	}
 }
 
@@ -143,7 +143,7 @@ func checkReads(a *arch, src string) []error {
 		}
 		want = append(want, a.store, "RET")
 		if d := firstDifference(strings.Join(got, "\n"), strings.Join(want, "\n")); d != "" {
-			errs = append(errs, fmt.Errorf("%s's path to the counter is not what floorgen's table copies for %s: %s", r.root, r.stub, d))
+			errs = append(errs, fmt.Errorf("%s's path to the counter is not what baregen's table copies for %s: %s", r.root, r.stub, d))
 		}
 	}
 	return errs

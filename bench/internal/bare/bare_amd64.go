@@ -1,6 +1,6 @@
 //go:build !purego
 
-package floor
+package bare
 
 const (
 	available          = true
@@ -9,19 +9,19 @@ const (
 )
 
 // unrolled is RDTSC, its halves joined and added up, a hundred times, in
-// floor_amd64.s.
+// bare_amd64.s.
 func unrolled() uint64
 
 // unrolledOrdered is LFENCE; RDTSC, its halves joined and added up, a
-// hundred times, in floor_amd64.s.
+// hundred times, in bare_amd64.s.
 func unrolledOrdered() uint64
 
 // called calls stubUnordered, a copy of the counter package's
-// stampUnordered, a hundred times from assembly, in floor_amd64.s.
+// stampUnordered, a hundred times from assembly, in bare_amd64.s.
 func called() uint64
 
 // calledOrdered calls stubOrdered, a copy of the counter package's stampNow,
-// a hundred times from assembly, in floor_amd64.s.
+// a hundred times from assembly, in bare_amd64.s.
 func calledOrdered() uint64
 
 // stubUnordered and stubOrdered are the stubs that called and calledOrdered
@@ -34,11 +34,11 @@ func stubUnordered(mono bool) uint64
 func stubOrdered(mono bool) uint64
 
 // unrolledRDTSCP is RDTSCP, its halves joined and added up, a hundred times,
-// in floor_amd64.s.
+// in bare_amd64.s.
 func unrolledRDTSCP() uint64
 
 // calledRDTSCP calls stubRDTSCP, a copy of the counter package's stampNow
-// on a CPU with RDTSCP, a hundred times from assembly, in floor_amd64.s.
+// on a CPU with RDTSCP, a hundred times from assembly, in bare_amd64.s.
 func calledRDTSCP() uint64
 
 //lint:ignore U1000 calledRDTSCP calls it from assembly, which staticcheck does not see
