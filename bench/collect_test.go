@@ -10,8 +10,8 @@ package bench_test
 // collections, with the timer stopped, 128 new spans of the same spread are recorded, so
 // that each collection has new spans to take; record-ns/op is the time of
 // those records, timed apart, which with ns/op is the whole cost of a span
-// recorded and collected. The floors (floor, floor_interval) and
-// Prometheus's bare Collector (bare) do part of an exporter's work and return output like its (the same, or within a few
+// recorded and collected. Prometheus's bare Collector (bare) does part of
+// an exporter's work and returns output like its (the same, or within a few
 // buckets of it), so that the benchmarks say what the rest costs. BenchmarkExportPrometheusFamily
 // collects 200 such histograms at once, counterprom's FamilyCollector
 // against Prometheus's HistogramVec. Run with the others, or alone:
@@ -23,10 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -220,9 +218,9 @@ type promBare struct {
 	spans   uint64 // the counts of the buckets read, so that the reads are not left out
 }
 
-// errNoSpan is a floor's refusal of a first Interval that took no span:
+// errNoSpan is the bare Collector's refusal of a first Interval that took no span:
 // the benchmark would time nothing.
-var errNoSpan = errors.New("the floor's Intervals took no span")
+var errNoSpan = errors.New("the bare Collector's Intervals took no span")
 
 func newPromBare(b *testing.B, h *counter.Histogram, opts counterprom.Opts) *promBare {
 	m := counter.NewHistogram()
@@ -341,33 +339,6 @@ func exportOTel(b *testing.B, run func(*testing.B, exportCase)) {
 			})
 		}
 	}
-	// The floor: a Producer that makes the points counterotel's makes,
-	// fresh as the Producer interface has them, and does nothing else.
-	for _, lim := range otelLimits {
-		fp := &floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}
-		reader := metric.NewManualReader(metric.WithProducer(fp))
-		mp := metric.NewMeterProvider(metric.WithReader(reader))
-		var rm metricdata.ResourceMetrics
-		run(b, exportCase{
-			name:    "floor/" + lim.name,
-			record:  func(counter.Tickdelta) {},
-			collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
-			buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
-		})
-		_ = mp.Shutdown(context.Background())
-	}
-	// The floor with an Interval: the floor's points, after an Interval of
-	// the spans into a reused Snapshot whose buckets are read, which any
-	// exporter of a Histogram's spans pays before it places a bucket. What
-	// counterotel pays above it is placing the buckets in the point's and
-	// making the points.
-	for _, locked := range []bool{false, true} {
-		for _, lim := range otelLimits {
-			runProducer(b, run, "floor_interval", lim, locked, func(h *counter.Histogram) metric.Producer {
-				return &intervalFloor{floor: floorProducer{points: 1, maxSize: lim.maxSize, maxScale: lim.maxScale}, src: h}
-			})
-		}
-	}
 	for _, lim := range otelLimits {
 		reader := metric.NewManualReader()
 		h := otelHistogram(b, reader, lim.maxSize, lim.sdkFrom)
@@ -405,82 +376,6 @@ func runProducer(b *testing.B, run func(*testing.B, exportCase), name string, li
 		collect: func(b *testing.B) { collectOTel(b, reader, &rm, lim.scale) },
 		buckets: func(b *testing.B) int { return collectOTel(b, reader, &rm, lim.scale) },
 	})
-}
-
-// A floorProducer is the least a Producer of counterotel's points can do:
-// each Produce returns its points in fresh memory, as a Producer must (the
-// SDK's readers keep them in the caller's ResourceMetrics, whose slices the
-// next Collect into it reuses), with a histogram point of the buckets that
-// counterotel's has after the first collection, and a point of each sum
-// that counterotel's has one of, for each of its points (these spans are
-// all positive and stay on their CPU, so it has none). It takes no span,
-// and it is right only
-// the first time: the benchmarks time its collections beside counterotel's
-// and the SDK's, as the cost of the output alone.
-type floorProducer struct {
-	points            int
-	maxSize, maxScale int32
-	model             []metricdata.ScopeMetrics // counterotel's first Produce
-}
-
-func (fp *floorProducer) Produce(context.Context) ([]metricdata.ScopeMetrics, error) {
-	if fp.model == nil {
-		p := counterotel.NewProducer(counterotel.WithMaxSize(fp.maxSize), counterotel.WithMaxScale(fp.maxScale))
-		for k := range fp.points {
-			h := counter.NewHistogram()
-			for _, d := range wideSpans[k%16*1024:][:1024] {
-				h.Record(d)
-			}
-			if err := p.Register("span", h, gigahertz, attribute.Int("k", k)); err != nil {
-				return nil, err
-			}
-		}
-		var err error
-		if fp.model, err = p.Produce(context.Background()); err != nil {
-			return nil, err
-		}
-	}
-	src := fp.model[0].Metrics
-	metrics := slices.Clone(src)
-	for i, m := range src {
-		switch d := m.Data.(type) {
-		case metricdata.ExponentialHistogram[float64]:
-			hists := slices.Clone(d.DataPoints)
-			for k := range hists {
-				hists[k].PositiveBucket.Counts = slices.Clone(hists[k].PositiveBucket.Counts)
-			}
-			d.DataPoints = hists
-			metrics[i].Data = d
-		case metricdata.Sum[int64]:
-			d.DataPoints = slices.Clone(d.DataPoints)
-			metrics[i].Data = d
-		default:
-			return nil, fmt.Errorf("metric %s is a %T", m.Name, m.Data)
-		}
-	}
-	return []metricdata.ScopeMetrics{{Scope: fp.model[0].Scope, Metrics: metrics}}, nil
-}
-
-// An intervalFloor is a floorProducer that first takes its source's spans
-// with an Interval into a Snapshot of its own, reused, and reads the
-// Snapshot's buckets, adding up their counts: what any exporter of a
-// Histogram does before it places a bucket in a point of its own.
-type intervalFloor struct {
-	floor floorProducer
-	src   *counter.Histogram
-	snap  counter.Snapshot
-	spans uint64 // the counts of the buckets read, so that the reads are not left out
-}
-
-func (f *intervalFloor) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, error) {
-	f.src.Interval(&f.snap)
-	for bk := range f.snap.Buckets() {
-		f.spans += bk.Count
-	}
-	if f.spans == 0 {
-		return nil, errNoSpan
-	}
-	return f.floor.Produce(ctx)
 }
 
 // liveHeap returns the bytes of the heap's live objects after a collection.
@@ -696,14 +591,6 @@ func BenchmarkExportOTelFamily(b *testing.B) {
 		run(b, func(k int, d counter.Tickdelta) { series[k].Record(d) },
 			func(b *testing.B) int { return collectFamily(b, reader, &rm) })
 	})
-	b.Run("floor", func(b *testing.B) {
-		fp := &floorProducer{points: familySets, maxSize: counterotel.DefaultMaxSize, maxScale: counterotel.DefaultMaxScale}
-		reader := metric.NewManualReader(metric.WithProducer(fp))
-		mp := metric.NewMeterProvider(metric.WithReader(reader))
-		defer func() { _ = mp.Shutdown(context.Background()) }()
-		var rm metricdata.ResourceMetrics
-		run(b, func(int, counter.Tickdelta) {}, func(b *testing.B) int { return collectFamily(b, reader, &rm) })
-	})
 	b.Run("otel", func(b *testing.B) {
 		reader := metric.NewManualReader()
 		h := otelHistogram(b, reader, counterotel.DefaultMaxSize, 20)
@@ -815,72 +702,4 @@ func runFamilyExport(b *testing.B, name string, record func(i int, d counter.Tic
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/familySeries, "ns/series")
 		b.ReportMetric(float64(gatherOne(b, reg))/familySeries, "buckets/series")
 	})
-}
-
-// BenchmarkPlaceFloor is the least that placing an Interval's spans in a
-// point's buckets can cost, with no Interval and no Snapshot: 128 spans of
-// wideSpans counted in an array of every bucket's count with a bit a
-// bucket, as a lock's tally marks them, then each marked count read,
-// emptied and added to the point's bucket of its middle, at scale 3 (the
-// one the 160-bucket cases export), from a table of every bucket's. Case
-// "mark" counts and marks, then empties the same buckets again by their
-// list, so that "mark+place" less "mark" is at most what the placing
-// costs. counterotel does the same work, and more, in an Interval into a
-// Snapshot, a read of the Snapshot's buckets, and its placing.
-func BenchmarkPlaceFloor(b *testing.B) {
-	exp, err := export.NewExponential(3)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var place [export.NumBuckets]int32
-	for i := 1; i < export.NumBuckets; i++ {
-		place[i] = exp.Index(export.Seconds(export.Middle(export.BucketAt(i)), gigahertz))
-	}
-	var buckets [len(wideSpans)]int
-	lo := int32(math.MaxInt32)
-	for i, d := range wideSpans {
-		buckets[i] = export.BucketIndex(counter.Bucket{Min: d})
-		lo = min(lo, place[buckets[i]])
-	}
-	for _, placing := range []bool{false, true} {
-		name := "mark"
-		if placing {
-			name = "mark+place"
-		}
-		b.Run(name, func(b *testing.B) {
-			var counts [export.NumBuckets]uint32
-			var marks [(export.NumBuckets + 63) / 64]uint64
-			var point [160]uint64
-			for i := 0; b.Loop(); i++ {
-				for _, k := range buckets[i%128*128:][:128] {
-					counts[k]++
-					marks[k>>6] |= 1 << (k & 63)
-				}
-				if !placing { // empty them again, the least it takes
-					for _, k := range buckets[i%128*128:][:128] {
-						counts[k], marks[k>>6] = 0, 0
-					}
-					continue
-				}
-				for w, m := range marks {
-					if m == 0 {
-						continue
-					}
-					marks[w] = 0
-					for ; m != 0; m &= m - 1 {
-						k := w<<6 + bits.TrailingZeros64(m)
-						point[place[k]-lo] += uint64(counts[k])
-						counts[k] = 0
-					}
-				}
-			}
-			var n uint64
-			for _, c := range point {
-				n += c
-			}
-			if placing && n != 128*uint64(b.N) {
-				b.Fatalf("%d spans placed; want %d", n, 128*b.N)
-			}
-		})
-	}
 }

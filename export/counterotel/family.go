@@ -212,49 +212,39 @@ func (a pattern) meets(b pattern) bool {
 }
 
 // takeFamily takes the Interval of every series of r's Family, with one
-// Family.Interval through p.direct, and appends each series' points to
-// p.out at one time, taken after the Intervals. A series first seen here
-// starts at the previous Produce's time. p.mu is held.
-func (p *Producer) takeFamily(r *registration) {
-	p.fam.r, p.fam.now, p.fam.i = r, time.Time{}, 0
-	p.direct.FamilyInterval(r.fam.f, p.famBegin, p.famVisit)
-	if p.fam.now.IsZero() { // no series yet
-		p.fam.now = time.Now()
-	}
-	r.fam.last = p.fam.now
-	p.fam.r = nil
-}
-
-// beginFamilySeries readies p for the Interval of the series of values
-// (nil for the overflow series) of the Family that takeFamily takes, making
-// the Producer's series of it where it has none.
-func (p *Producer) beginFamilySeries(values []string) {
-	r := p.fam.r
+// Family.Interval, and appends each series' points to b, all at the time
+// of the first visit. The Family visits its series in the order it made
+// them, each at every call, and the overflow series last: so the series
+// the Producer does not have yet are the last members visited. A series
+// first seen here starts at the previous Produce's time. p.mu is held.
+func (p *Producer) takeFamily(b *batch, r *registration) {
 	fr := r.fam
-	if p.fam.now.IsZero() {
-		p.fam.now = time.Now()
-	}
-	var sr *series
-	switch {
-	case values == nil:
-		if fr.overflow == nil {
-			fr.overflow = p.newSeries(fr.overflowAttrs(), fr.last)
+	var now time.Time
+	i := 0 // the place of the next member visited
+	fr.f.Interval(func(values []string, s *counter.Snapshot) {
+		if now.IsZero() {
+			now = time.Now()
 		}
-		sr = fr.overflow
-	default:
-		if p.fam.i == len(fr.members) { // a series made since the previous Produce
-			fr.members = append(fr.members, p.newSeries(fr.seriesAttrs(values), fr.last))
+		var sr *series
+		switch {
+		case values == nil:
+			if fr.overflow == nil {
+				fr.overflow = p.newSeries(fr.overflowAttrs(), fr.last)
+			}
+			sr = fr.overflow
+		default:
+			if i == len(fr.members) {
+				fr.members = append(fr.members, p.newSeries(fr.seriesAttrs(values), fr.last))
+			}
+			sr = fr.members[i]
+			i++
 		}
-		sr = fr.members[p.fam.i]
-		p.fam.i++
+		p.take(b, sr, s, r.rate, now)
+	})
+	if now.IsZero() { // no series yet
+		now = time.Now()
 	}
-	p.begin(&p.out, sr, r.rate)
-}
-
-// visitFamilySeries takes the rest of the series' Interval, s, once
-// beginFamilySeries readied p for it.
-func (p *Producer) visitFamilySeries(_ []string, s *counter.Snapshot) {
-	p.take(&p.out, p.cur.sr, s, p.fam.r.rate, p.fam.now)
+	fr.last = now
 }
 
 // seriesAttrs returns the attributes of the point of the series of values.

@@ -72,13 +72,11 @@ func randomLimits(r *rand.Rand) limits {
 // each collection's point with checkPoint: at most the maximum size of
 // buckets, at the finest scale up to the maximum at which they fit (so
 // that one scale finer would not), every span in the bucket of its value
-// of export.Values at that scale, and count, sum, zero count, min and max
-// as the Snapshot has them. Later batches spread differently, so that a
+// of export.Values in its Interval's Snapshot, and count, sum, zero count,
+// min and max exact. Later batches spread differently, so that a
 // cumulative point's first and last buckets and its scale change. Half
 // the cases register the Histogram through a Tap of a Feed, a Source
-// other than a Histogram, whose buckets the Producer places from the
-// Snapshot, the others the Histogram, whose tallies an export.Direct hands
-// it.
+// other than a Histogram.
 func TestLimits(t *testing.T) {
 	for c := range 300 {
 		r := rand.New(rand.NewPCG(uint64(c), 32))
@@ -94,36 +92,37 @@ func TestLimits(t *testing.T) {
 			if err := hs.p.Register("limited", src, rate); err != nil {
 				t.Fatal(err)
 			}
-			var all []counter.Tickdelta
+			var all [][]counter.Tickdelta // a batch an Interval
 			for range 1 + r.IntN(4) {
 				sizes := []int{0, 1, 2, 3, 50, 3000}
 				batch := randomSpans(r, sizes[r.IntN(len(sizes))])
 				spantest.Record(h, batch)
-				all = append(all, batch...)
+				all = append(all, batch)
 				want := all
 				if tm.want == metricdata.DeltaTemporality {
-					want = batch
+					want = all[len(all)-1:]
 				}
 				dp := onePoint(t, hs.collect(t), "limited", tm.want)
-				checkPoint(t, fromSDK(dp), spantest.SnapshotOf(want), want, lim)
+				checkPoint(t, fromSDK(dp), want, lim)
 			}
 		})
 	}
 }
 
 // TestAgainstSDK feeds the SDK's own exponential histogram, with the same
-// maximum size and scale, each value of export.Values of the spans a
-// Producer exports, as many times as it stands for spans, and checks that
-// both points have the same scale, buckets, zero count, count, min and
-// max. Both are delta, so that each point is of one batch.
+// maximum size and scale and temporality, each value of export.Values of
+// each Interval a Producer takes, as many times as it stands for spans,
+// and checks that both points have the same scale, buckets, zero count,
+// count, min and max, collection after collection.
 func TestAgainstSDK(t *testing.T) {
 	ctx := context.Background()
 	for c := range 60 {
 		r := rand.New(rand.NewPCG(uint64(c), 33))
 		lim := randomLimits(r)
-		t.Run(fmt.Sprintf("%d/size%d/scale%d", c, lim.size, lim.scale), func(t *testing.T) {
-			p := counterotel.NewProducer(append(lim.options(), counterotel.WithTemporalitySelector(metric.DeltaTemporalitySelector))...)
-			reader := metric.NewManualReader(metric.WithProducer(p), metric.WithTemporalitySelector(metric.DeltaTemporalitySelector))
+		tm := temporalities[c%len(temporalities)]
+		t.Run(fmt.Sprintf("%d/%s/size%d/scale%d", c, tm.name, lim.size, lim.scale), func(t *testing.T) {
+			p := counterotel.NewProducer(append(lim.options(), counterotel.WithTemporalitySelector(tm.sel))...)
+			reader := metric.NewManualReader(metric.WithProducer(p), metric.WithTemporalitySelector(tm.sel))
 			mp := metric.NewMeterProvider(metric.WithReader(reader), metric.WithView(metric.NewView(
 				metric.Instrument{Name: "sdk"},
 				metric.Stream{Aggregation: metric.AggregationBase2ExponentialHistogram{MaxSize: lim.size, MaxScale: lim.scale}},
@@ -149,7 +148,7 @@ func TestAgainstSDK(t *testing.T) {
 				if err := reader.Collect(ctx, rm); err != nil {
 					t.Fatal(err)
 				}
-				ours, theirs := fromSDK(onePoint(t, rm, "ours", metricdata.DeltaTemporality)), fromSDK(sdkPoint(t, rm))
+				ours, theirs := fromSDK(onePoint(t, rm, "ours", tm.want)), fromSDK(sdkPoint(t, rm))
 				if ours.scale != theirs.scale || ours.offset != theirs.offset || !slices.Equal(ours.counts, theirs.counts) {
 					t.Errorf("%d spans: scale %d, buckets from %d: %v; the SDK's scale %d, from %d: %v",
 						len(batch), ours.scale, ours.offset, ours.counts, theirs.scale, theirs.offset, theirs.counts)
@@ -209,7 +208,7 @@ func TestDefaultLimits(t *testing.T) {
 			if dp.Scale != c.want {
 				t.Errorf("scale %d, want %d", dp.Scale, c.want)
 			}
-			checkPoint(t, fromSDK(dp), spantest.SnapshotOf(c.spans), c.spans, defaults)
+			checkPoint(t, fromSDK(dp), [][]counter.Tickdelta{c.spans}, defaults)
 		})
 	}
 }
@@ -277,18 +276,18 @@ func TestTemporalitySwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(4, 4))
-	var all []counter.Tickdelta
+	var all [][]counter.Tickdelta // a batch an Interval
 	for i, d := range []bool{false, true, true, false, false, true, false} {
 		delta = d
 		batch := randomSpans(r, 500)
 		spantest.Record(h, batch)
-		all = append(all, batch...)
+		all = append(all, batch)
 		want, tm := all, metricdata.CumulativeTemporality
 		if d {
-			want, tm = batch, metricdata.DeltaTemporality
+			want, tm = all[i:], metricdata.DeltaTemporality
 		}
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			checkPoint(t, fromSDK(onePoint(t, hs.collect(t), "switch", tm)), spantest.SnapshotOf(want), want, lim)
+			checkPoint(t, fromSDK(onePoint(t, hs.collect(t), "switch", tm)), want, lim)
 		})
 	}
 }
@@ -325,70 +324,10 @@ func TestProduceKeepsNothing(t *testing.T) {
 	}
 }
 
-// TestProduceAllocations checks the Cost section's account of what a
-// Produce allocates: three slices (one allocation where there is one
-// series), the data of each name's histogram, for the sums with points
-// their data and the slices appended to, and the blocks of counts of the
-// points with a positive span (in that one allocation where they are at
-// most DefaultMaxSize).
-func TestProduceAllocations(t *testing.T) {
-	type reg struct {
-		name  string
-		spans []counter.Tickdelta
-	}
-	for _, c := range []struct {
-		name    string
-		regs    []reg
-		want    float64
-		maxSize int32
-	}{
-		{"three", []reg{
-			{"a", []counter.Tickdelta{5, 500, 50_000}},
-			{"a", []counter.Tickdelta{0, 0}}, // no positive span
-			{"b", []counter.Tickdelta{7}},
-		}, 3 + 2 + 2, counterotel.DefaultMaxSize},
-		// The sums' data, the points' slice made and grown once, the
-		// metrics' grown once, a block of counts.
-		{"three with negative spans", []reg{
-			{"a", []counter.Tickdelta{5, 500, -1}},
-			{"a", []counter.Tickdelta{0, 0}},
-			{"b", []counter.Tickdelta{-7}},
-		}, 3 + 2 + 2 + 2 + 1 + 1, counterotel.DefaultMaxSize},
-		{"one", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 1, counterotel.DefaultMaxSize},
-		// The sum's data and points, the metrics grown.
-		{"one with a negative span", []reg{{"a", []counter.Tickdelta{5, -500, 50_000}}}, 1 + 1 + 3, counterotel.DefaultMaxSize},
-		{"one of at most 2,048 buckets", []reg{{"a", []counter.Tickdelta{5, 500, 50_000}}}, 1 + 1 + 1, 2048},
-		{"one without a positive span", []reg{{"a", []counter.Tickdelta{0}}}, 1 + 1, counterotel.DefaultMaxSize},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			p := counterotel.NewProducer(counterotel.WithMaxSize(c.maxSize))
-			for _, r := range c.regs {
-				h := counter.NewHistogram()
-				spantest.Record(h, r.spans)
-				if err := p.Register(r.name, h, rate, attribute.Int("n", len(r.spans))); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := p.Produce(context.Background()); err != nil { // the first takes the spans
-				t.Fatal(err)
-			}
-			got := testing.AllocsPerRun(20, func() {
-				if _, err := p.Produce(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-			})
-			if got != c.want {
-				t.Errorf("%v allocations a Produce, want %v", got, c.want)
-			}
-		})
-	}
-}
-
 // TestPrecisionTable checks the package doc's table of bounds against
-// their formula, 2^(2^−s)−1 of the Snapshot's quantile and
-// (1+QuantileError)·2^(2^−s)−1 of the exact span, rounded to four places,
-// and its claim that scale 7 is the coarsest under one part in a hundred.
-// checkPoint checks the bounds themselves, at each point's scale.
+// their formula, (1+QuantileError)·2^(2^−s)−1, rounded to four places, and
+// its claim that scale 7 is the coarsest under one part in a hundred.
+// checkPoint checks the bound itself, at each point's scale.
 func TestPrecisionTable(t *testing.T) {
 	f, err := os.Open("doc.go")
 	if err != nil {
@@ -399,29 +338,24 @@ func TestPrecisionTable(t *testing.T) {
 	in := false
 	for sc := bufio.NewScanner(f); sc.Scan(); {
 		line := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "//"))
-		if strings.HasPrefix(line, "scale") && strings.Contains(line, "of the exact span") {
+		if fields := strings.Fields(line); len(fields) == 2 && fields[0] == "scale" && fields[1] == "bound" {
 			in = true
 			continue
 		}
 		fields := strings.Fields(line)
-		if !in || len(fields) != 3 {
+		if !in || len(fields) != 2 {
 			if in {
 				break
 			}
 			continue
 		}
 		s, err1 := strconv.Atoi(fields[0])
-		snap, err2 := strconv.ParseFloat(fields[1], 64)
-		exact, err3 := strconv.ParseFloat(fields[2], 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
+		bound, err2 := strconv.ParseFloat(fields[1], 64)
+		if err := errors.Join(err1, err2); err != nil {
 			t.Fatalf("row %q: %v", line, err)
 		}
-		b := base(int32(s))
-		if want := math.Round((b-1)*1e4) / 1e4; snap != want {
-			t.Errorf("scale %d: %v of the Snapshot's, want %v", s, snap, want)
-		}
-		if want := math.Round(((1+counter.QuantileError)*b-1)*1e4) / 1e4; exact != want {
-			t.Errorf("scale %d: %v of the exact span, want %v", s, exact, want)
+		if want := math.Round(((1+counter.QuantileError)*base(int32(s))-1)*1e4) / 1e4; bound != want {
+			t.Errorf("scale %d: bound %v, want %v", s, bound, want)
 		}
 		rows++
 	}

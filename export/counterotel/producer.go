@@ -105,31 +105,9 @@ type Producer struct {
 	byName       map[string]*group // the histograms' names
 	registered   map[key]bool
 	descriptions map[string]string
-	scratch      counter.Snapshot // the Interval of one registration
 	layout       layout
-	places       map[counter.TickRate]*export.Memo[int32] // one for each rate of a registration, once it was produced
-	delta        tally                                    // the buckets of scratch, for a delta point
-	// direct takes the Intervals of Sources, handing the tallies it takes
-	// whole to placeTaken, which places their buckets for cur (begin sets
-	// it).
-	direct *export.Direct
-	// out is the batch of the Produce under way.
-	out batch
-	// fam is takeFamily's state, which famBegin and famVisit, made once
-	// with the Producer, read as they are called for each series of a
-	// Family: so that they take no allocation a Produce.
-	fam struct {
-		r   *registration
-		now time.Time
-		i   int // the series' place among the registration's members
-	}
-	famBegin func(values []string)
-	famVisit func(values []string, s *counter.Snapshot)
-	cur      struct {
-		sr    *series
-		pl    *export.Memo[int32]
-		delta bool
-	}
+	scratch      counter.Snapshot // the Interval of one registration
+	delta        expBuckets       // the buckets of one Interval, for a delta point
 }
 
 // A group is the registrations of one name: one metric of each kind.
@@ -247,8 +225,6 @@ func (p *Producer) init() {
 		p.maxSize, p.maxScale = DefaultMaxSize, DefaultMaxScale
 	}
 	p.layout = newLayout(p.maxSize, p.maxScale)
-	p.direct = export.NewDirect(p.placeTaken)
-	p.famBegin, p.famVisit = p.beginFamilySeries, p.visitFamilySeries
 }
 
 // Register adds src to what each Produce exports: as a data point of the
@@ -414,35 +390,19 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 	if len(p.groups) == 0 {
 		return nil, nil
 	}
-	// The batch is the Producer's, so that the functions a Family's
-	// Interval calls (takeFamily) reach it without its escaping, and
-	// emptied as Produce returns: the points are the caller's.
-	p.out = batch{
+	b := &batch{
 		histDelta: p.temporality(metric.InstrumentKindHistogram) == metricdata.DeltaTemporality,
 		sumDelta:  p.temporality(metric.InstrumentKindCounter) == metricdata.DeltaTemporality,
 	}
-	b := &p.out
-	defer func() { p.out = batch{} }()
-	n := 0 // as many as there are series now, unless a Family makes more
-	for _, g := range p.groups {
-		for _, r := range g.regs {
-			if r.fam != nil {
-				n += r.fam.f.Len()
-			} else {
-				n++
-			}
-		}
-	}
-	out, metrics := newOutput(b, n, len(p.groups), p.maxSize)
+	var metrics []metricdata.Metrics
 	for _, g := range p.groups {
 		from, negFrom, migFrom := len(b.hists), len(b.negs), len(b.migs)
 		for _, r := range g.regs {
 			if r.fam != nil {
-				p.takeFamily(r)
+				p.takeFamily(b, r)
 				continue
 			}
-			p.begin(b, r.one, r.rate)
-			p.direct.Interval(r.src, &p.scratch)
+			r.src.Interval(&p.scratch)
 			p.take(b, r.one, &p.scratch, r.rate, time.Now())
 		}
 		to := len(b.hists)
@@ -474,43 +434,7 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 			})
 		}
 	}
-	out[0] = metricdata.ScopeMetrics{Scope: instrumentation.Scope{Name: ScopeName}, Metrics: metrics}
-	return out, nil
-}
-
-// newOutput returns the memory of a Produce's points, empty, for n series
-// of a number of groups: the one ScopeMetrics it returns, room for the
-// histograms' metrics, and b's room for their points. The sums, which
-// most Produces export none of, have none: their metrics and points are
-// appended where a sum counts a span. Where there is one series (a
-// Producer of one Source, the usual case) they are one allocation, not
-// three, and where its points have at most DefaultMaxSize buckets
-// (maxSize) that allocation also holds the histogram point's counts
-// (b.counts), so that a Produce of one series allocates its points once;
-// the Producer's caller keeps them, so they are made for each Produce.
-func newOutput(b *batch, n, groups int, maxSize int32) (out []metricdata.ScopeMetrics, metrics []metricdata.Metrics) {
-	type points struct {
-		out     [1]metricdata.ScopeMetrics
-		metrics [1]metricdata.Metrics
-		hists   [1]metricdata.ExponentialHistogramDataPoint[float64]
-	}
-	switch {
-	case n == 1 && groups == 1 && maxSize <= DefaultMaxSize:
-		one := new(struct {
-			points
-			counts [DefaultMaxSize]uint64
-		})
-		out, metrics, b.hists = one.out[:], one.metrics[:0], one.hists[:0]
-		b.counts = room{free: one.counts[:]}
-	case n == 1 && groups == 1:
-		one := new(points)
-		out, metrics, b.hists = one.out[:], one.metrics[:0], one.hists[:0]
-	default:
-		out = make([]metricdata.ScopeMetrics, 1)
-		metrics = make([]metricdata.Metrics, 0, groups)
-		b.hists = make([]metricdata.ExponentialHistogramDataPoint[float64], 0, n)
-	}
-	return out, metrics
+	return []metricdata.ScopeMetrics{{Scope: instrumentation.Scope{Name: ScopeName}, Metrics: metrics}}, nil
 }
 
 func temporality(delta bool) metricdata.Temporality {

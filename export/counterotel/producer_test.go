@@ -158,8 +158,8 @@ func TestTemporality(t *testing.T) {
 				}
 				after := time.Now()
 				rnd := rand.New(rand.NewPCG(uint64(di), 1))
-				var all []counter.Tickdelta
-				var prev time.Time // the previous point's time
+				var all [][]counter.Tickdelta // a batch an Interval
+				var prev time.Time            // the previous point's time
 				for c := range 4 {
 					var batch []counter.Tickdelta
 					if c != 2 { // the third collection follows no span
@@ -173,17 +173,17 @@ func TestTemporality(t *testing.T) {
 							batch = batch[:n/2] // and the second is smaller
 						}
 						spantest.Record(h, batch)
-						all = append(all, batch...)
 					}
+					all = append(all, batch)
 					dp := onePoint(t, hs.collect(t), "request.duration", tm.want)
 					if set := attribute.NewSet(attribute.String("route", "/a")); !dp.Attributes.Equals(&set) {
 						t.Errorf("attributes %v", dp.Attributes)
 					}
 					want := all
 					if tm.want == metricdata.DeltaTemporality {
-						want = batch
+						want = all[c:]
 					}
-					checkPoint(t, fromSDK(dp), spantest.SnapshotOf(want), want, defaults)
+					checkPoint(t, fromSDK(dp), want, defaults)
 
 					// The start: Register's time for cumulative and for
 					// the first delta, then the previous point's time.
@@ -220,7 +220,7 @@ func TestHuge(t *testing.T) {
 	spans = append(spans, 1, 2, 3) // and a few of a tick
 	spantest.Record(h, spans)
 	dp := onePoint(t, hs.collect(t), "huge", metricdata.CumulativeTemporality)
-	checkPoint(t, fromSDK(dp), spantest.SnapshotOf(spans), spans, defaults)
+	checkPoint(t, fromSDK(dp), [][]counter.Tickdelta{spans}, defaults)
 }
 
 // TestNothingRecorded checks the points of a registration that holds no
@@ -236,7 +236,7 @@ func TestNothingRecorded(t *testing.T) {
 			for range 2 {
 				rm := hs.collect(t)
 				dp := onePoint(t, rm, "idle", tm.want)
-				checkPoint(t, fromSDK(dp), &counter.Snapshot{}, nil, defaults)
+				checkPoint(t, fromSDK(dp), nil, defaults)
 				if dp.PositiveBucket.Offset != 0 || dp.PositiveBucket.Counts != nil || dp.Scale != counterotel.DefaultMaxScale {
 					t.Errorf("positive buckets %+v at scale %d, want none at the maximum scale", dp.PositiveBucket, dp.Scale)
 				}
@@ -488,7 +488,7 @@ func TestSeveralRegistrations(t *testing.T) {
 		if !dp.Attributes.Equals(&set) {
 			t.Errorf("point %d: attributes %v, want %v", i, dp.Attributes, set)
 		}
-		checkPoint(t, fromSDK(dp), spantest.SnapshotOf(r.spans), r.spans, defaults)
+		checkPoint(t, fromSDK(dp), [][]counter.Tickdelta{r.spans}, defaults)
 	}
 }
 
@@ -560,10 +560,11 @@ func TestTwoProducersOfAFeed(t *testing.T) {
 	spans := spantest.Distributions[0].Spans(rand.New(rand.NewPCG(5, 5)), 10_000)
 	spantest.Record(h, spans[:5000])
 	first := onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)
-	checkPoint(t, fromSDK(first), spantest.SnapshotOf(spans[:5000]), spans[:5000], defaults)
+	checkPoint(t, fromSDK(first), [][]counter.Tickdelta{spans[:5000]}, defaults)
 	spantest.Record(h, spans[5000:])
-	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans[5000:]), spans[5000:], defaults)
-	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), spantest.SnapshotOf(spans), spans, defaults)
+	checkPoint(t, fromSDK(onePoint(t, a.collect(t), "shared", metricdata.DeltaTemporality)), [][]counter.Tickdelta{spans[5000:]}, defaults)
+	// b's Tap holds both batches, merged into one Interval.
+	checkPoint(t, fromSDK(onePoint(t, b.collect(t), "shared", metricdata.DeltaTemporality)), [][]counter.Tickdelta{spans}, defaults)
 }
 
 // TestConcurrent records from several goroutines while others call Produce
