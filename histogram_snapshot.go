@@ -35,16 +35,6 @@ type Snapshot struct {
 	d handover.Dist
 }
 
-func init() {
-	// Package export reads a Snapshot's buckets by index through this
-	// (export.IndexedBuckets): a store, and no work.
-	handover.SnapshotDist = func(s any) *handover.Dist { return &s.(*Snapshot).d }
-	// and export.Direct takes a Family's Intervals through this.
-	handover.FamilyInterval = func(f any, d handover.Diverter, before func(values []string), visit func(values []string, s any)) {
-		f.(*Family).intervalDirect(d, before, func(values []string, s *Snapshot) { visit(values, s) })
-	}
-}
-
 // QuantileError is the largest relative error of [Snapshot.Quantile] against
 // the exact order statistic it estimates: a quantile q of a snapshot whose
 // exact ⌈q·n⌉-th smallest span is x lies within x·QuantileError of x (it is
