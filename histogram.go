@@ -9,75 +9,34 @@ import (
 )
 
 // A Histogram collects spans as a distribution, in ticks, on the hot path,
-// so that a reporter can read their median, 99th percentile and maximum
-// later with [Histogram.Interval] and convert those to time there. It keeps
-// every span from 0 to 2⁶³−1 ticks with a relative error of at most
-// [QuantileError], counts, sums and bounds them exactly, and counts negative
-// spans apart.
+// so that a reporter can read their quantiles, count, sum and bounds later
+// with [Histogram.Interval] and convert them to time there. It holds every
+// span from 0 to 2⁶³−1 ticks with a relative error of at most
+// [QuantileError]; its count, sum, minimum and maximum are exact, and it
+// counts negative spans and spans that changed CPU apart.
 //
-// Spans reach a Histogram in two ways:
-//
-//   - [Histogram.Record] may be called from any number of goroutines at
-//     once. It takes one of a few locks, about four per CPU: the one the
-//     calling goroutine claimed (known by its stack) or the first nobody
-//     has, so that goroutines recording at once each have their own. It
-//     costs one atomic read-modify-write instruction, to take the lock,
-//     which it gives back with a store (an atomic one but on amd64), and
-//     it marks the span's bucket, so that [Histogram.Interval] reads the
-//     lock's spans in proportion to the buckets they cover.
-//   - A [Recorder], from [Histogram.Recorder], is a writer for one goroutine
-//     at a time: its Record is plain loads and stores, with no
-//     read-modify-write and no lock, for the loops where even two are too
-//     many.
+// Spans reach it in two ways. [Histogram.Record] may be called from any
+// number of goroutines at once: it takes one of a few locks, the one its
+// goroutine claimed or the first free one, with one atomic
+// read-modify-write. A [Recorder] is a writer for one goroutine at a time,
+// whose Record is plain loads and stores.
 //
 // # Memory
 //
-// A Histogram's memory follows what was recorded, not the range it can
-// hold. Each writer (a [Recorder], or one of the locks once a goroutine has
-// used it) counts into a tally of 4 bytes a bucket over a window of
-// buckets: those from its shortest span to its longest since the last
-// Interval. Spans from a to b ticks (256 ≤ a ≤ b) cover at most
+// Memory follows what was recorded, not the range a Histogram can hold.
+// Spans from a to b ticks (256 ≤ a ≤ b) cover
 //
-//	n(a, b) = ⌈128·log₂(b/a)⌉ + 1 buckets:
-//	  129 for one doubling, 427 for a decade, 1,277 for three
+//	n(a, b) = ⌈128·log₂(b/a)⌉ + 1 buckets (1,277 for three decades),
 //
-// (a span below 256 ticks has a bucket of its own, so spans from 0 to b
-// cover b+1 of them there). A tally is 136 bytes and 4⅛ bytes a bucket of
-// its window (a count and a bit), which holds n buckets and margins: where
-// a span falls outside the window, the writer puts a fresh tally in front
-// whose window reaches a quarter of the old one's width past the span, so
-// that spans that spread out between two Intervals make a few tallies,
-// growing, and the last window is at most 1.5·n + 64 buckets.
-// [Histogram.Interval] takes them all. After an Interval, a writer holds a
-// bare tally of 136 bytes, which its next span fills with a window like
-// the last one, and for at most two Intervals the tally its last record
-// may still write. The Histogram keeps, besides, at most one spare tally a
-// writer, counting those, so that in all a Recorder holds at most
+// and a Recorder holds at most
 //
-//	Recorder(a, b) = 560 + 4.75·(1.5·n(a, b) + 64) bytes after an Interval
+//	Recorder(a, b) = 560 + 4.75·(1.5·n(a, b) + 64) bytes after an Interval,
 //
-// (its state, the bare tally, and one tally of its last window, its own or
-// a spare; 4.75 and not 4⅛ as Go allocates in size classes, up to an
-// eighth larger than asked): under 10 KB for three decades, and 400 bytes
-// (its state alone) before it takes a tally. It takes one at its 65th
-// span: its first 64 go to one of the Histogram's locks, as
-// [Histogram.Record]'s do, so that a Recorder a request, which records a
-// few spans and is dropped, takes no tally, no place on the Histogram's
-// list and no cleanup. A lock costs the same once used, and a Histogram's
-// locks, used or not, 4·GOMAXPROCS of them rounded up to a power of two
-// (at least 8, at most 1,024), take 360 bytes each. The Intervals'
-// [Snapshot] is the caller's ([Snapshot] gives its memory), and the
-// Histogram keeps one more for what closed Recorders leave between two
-// Intervals; the process keeps at most 8 tallies that Intervals copy into,
-// shared by every Histogram. TestMemoryFormula measures these.
+// and 400 bytes before its 65th span, whose first 64 go to a lock. A lock
+// costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
+// to a power of two from 8 to 1,024, of 360 bytes each. TestMemoryFormula
+// checks this; DESIGN.md says how.
 //
-// Its methods allocate to make a tally (for a writer's first span, for the
-// first span after an Interval where the Histogram has no spare, and where
-// a span falls outside its writer's window or a bucket fills: 2³²−1 spans
-// of one bucket between two Intervals) and to grow its lists: of writers,
-// as Recorders are made, and of tallies a record in flight may still
-// write, at most two a writer. The lists stop growing once the number of
-// Recorders does.
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
 	shards []shard

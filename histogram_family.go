@@ -319,16 +319,6 @@ func (f *Family) Len() int {
 // the spans, neither seeing them all. Read a Family's series through it
 // alone, or through their own Intervals alone.
 func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
-	f.intervalDirect(nil, nil, visit)
-}
-
-// intervalDirect is Interval with d, where not nil, taking the tallies of
-// each series' Interval in place of the Snapshot's buckets (see
-// handover.Dist.Divert), and before, where not nil, called with each
-// series' values (nil for the overflow) as its Interval is about to fill
-// the Snapshot: what package export's Direct takes a Family's Intervals
-// with (handover.FamilyInterval).
-func (f *Family) intervalDirect(d handover.Diverter, before func(values []string), visit func(values []string, s *Snapshot)) {
 	f.interval.Lock()
 	defer f.interval.Unlock()
 	if f.scratch == nil {
@@ -337,19 +327,14 @@ func (f *Family) intervalDirect(d handover.Diverter, before func(values []string
 	f.mu.Lock()
 	members, overflow := f.members, f.overflow.Load()
 	f.mu.Unlock()
-	if d != nil {
-		f.scratch.d.Divert(d)
-		defer f.scratch.d.Divert(nil)
-	}
-	f.intervalEach(members, overflow, before, visit)
+	f.intervalEach(members, overflow, visit)
 }
 
 // intervalEach takes each series' Interval into f.scratch in turn and
-// visits it: the members in order, then overflow where it is not nil,
-// calling before, where not nil, with the series' values as its Interval
-// is about to fill f.scratch. The Intervals pass one barrier for the whole
+// visits it: the members in order, then overflow where it is not nil. The
+// Intervals pass one barrier for the whole
 // family (handover.Intervals), not one a series. f.interval is held.
-func (f *Family) intervalEach(members []*member, overflow *Histogram, before func(values []string), visit func(values []string, s *Snapshot)) {
+func (f *Family) intervalEach(members []*member, overflow *Histogram, visit func(values []string, s *Snapshot)) {
 	f.collectors = f.collectors[:0]
 	for _, m := range members {
 		m.h.forgetOwners()
@@ -367,11 +352,7 @@ func (f *Family) intervalEach(members []*member, overflow *Histogram, before fun
 		}
 		return nil
 	}
-	var pre func(i int)
-	if before != nil {
-		pre = func(i int) { before(valuesOf(i)) }
-	}
-	handover.Intervals(f.collectors, &f.scratch.d, pre, func(i int) {
+	handover.Intervals(f.collectors, &f.scratch.d, func(i int) {
 		visit(valuesOf(i), f.scratch)
 	})
 	clear(f.collectors)

@@ -59,13 +59,13 @@ func TestMemoryFormula(t *testing.T) {
 		}
 	}
 	if got := unsafe.Sizeof(handover.Tally{}); got != 136 {
-		t.Errorf("a tally is %d bytes; the doc says 136", got)
+		t.Errorf("a tally is %d bytes; the formula counts 136", got)
 	}
 	if got := unsafe.Sizeof(shard{}); got != 360 {
 		t.Errorf("a lock is %d bytes; the doc says 360", got)
 	}
-	if got := unsafe.Sizeof(Snapshot{}); got != 160 {
-		t.Errorf("a Snapshot is %d bytes; its doc says 160", got)
+	if got := unsafe.Sizeof(Snapshot{}); got != 144 {
+		t.Errorf("a Snapshot is %d bytes; its doc says 144", got)
 	}
 
 	const n = 200
@@ -130,7 +130,7 @@ func TestMemoryFormula(t *testing.T) {
 			for _, x := range []*Snapshot{&filled, &merged} {
 				size := int(unsafe.Sizeof(*x)) + x.d.Bytes()
 				window := int(math.Ceil(1.25 * float64(nOf(a, b))))
-				want := 160 + window*4 + (window+63)/64*8 + 64
+				want := 144 + window*4 + (window+63)/64*8 + 64
 				if size > want {
 					t.Errorf("%g decades: a Snapshot holds %d bytes; its doc gives at most %d", decades, size, want)
 				}

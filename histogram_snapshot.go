@@ -10,39 +10,21 @@ import (
 )
 
 // A Snapshot is a distribution of spans, in ticks, as [Histogram.Interval]
-// or [Counter.Floor] filled it: reported in ticks, converted by the caller
-// with [Tickdelta.Duration]. Its count, sum, minimum and maximum are exact,
-// and each quantile is within [QuantileError] of the exact order statistic.
+// or [Counter.Floor] filled it; convert its figures with
+// [Tickdelta.Duration]. Its count, sum, minimum and maximum are exact, and
+// each quantile is within [QuantileError] of the exact order statistic.
 // Negative spans and spans that changed CPU are counted apart and are in
 // none of those.
 //
-// A Snapshot holds its buckets apart, over a window from its shortest span
-// to its longest: 160 bytes, and 4⅛ bytes a bucket of the window, a count
-// and a bit that says it is not 0 (4 more for every bucket of it once one
-// holds more than 2³²−1 spans), which it
-// widens by a quarter more than it needs as spans outside it are added
-// (for spans from a to b ticks, [Histogram] gives the buckets between, 1,277
-// for three decades: about 6.6 KB with the quarter more). So it must not be copied: go vet reports
-// b := a, and b.Merge(&a) into an empty b is the copy. Reuse one, as
-// Interval's dst, rather than make one a call: [Snapshot.Reset] and the
-// methods that fill it keep its window, so spans like the ones it held
-// take no allocation. The zero Snapshot is empty and ready to use; no
-// method allocates but where spans fall outside the window. Its methods may be called from
-// several goroutines at once as long as nothing changes the Snapshot
-// meanwhile: its own Merge, or a [Histogram.Interval] or [Counter.Floor]
-// that fills it.
+// Its memory follows its spans: 144 bytes, and about 4⅛ bytes a bucket of
+// the window from its shortest span to its longest (n(a, b) in
+// [Histogram]'s doc), which it widens by a quarter as spans outside it
+// arrive, so that one reused as Interval's dst allocates nothing for spans
+// like the last ones. It must not be copied (go vet reports it); the zero
+// Snapshot is empty and ready. Its methods may be called from several
+// goroutines at once while nothing changes it.
 type Snapshot struct {
 	d handover.Dist
-}
-
-func init() {
-	// Package export reads a Snapshot's buckets by index through this
-	// (export.IndexedBuckets): a store, and no work.
-	handover.SnapshotDist = func(s any) *handover.Dist { return &s.(*Snapshot).d }
-	// and export.Direct takes a Family's Intervals through this.
-	handover.FamilyInterval = func(f any, d handover.Diverter, before func(values []string), visit func(values []string, s any)) {
-		f.(*Family).intervalDirect(d, before, func(values []string, s *Snapshot) { visit(values, s) })
-	}
 }
 
 // QuantileError is the largest relative error of [Snapshot.Quantile] against

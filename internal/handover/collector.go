@@ -264,12 +264,11 @@ func (c *Collector) Interval(dst *Dist) {
 }
 
 // Intervals fills dst with the Interval of each of cs in turn, calling
-// before(i), where before is not nil, as it is about to, and each(i) once
-// dst holds the Interval of cs[i]: as many Intervals, behind one barrier
+// each(i) once dst holds the Interval of cs[i]: as many Intervals, behind one barrier
 // for all (one of each kind, where they differ). Each Collector's Interval
 // is held from its first step to its last, so that cs must be told apart
 // and, where two callers share Collectors, in the same order.
-func Intervals(cs []*Collector, dst *Dist, before, each func(i int)) {
+func Intervals(cs []*Collector, dst *Dist, each func(i int)) {
 	var took [StopTheWorld + 1]*Barrier // one of each kind
 	for _, c := range cs {
 		if c.begin() && took[c.barrier] == nil {
@@ -290,9 +289,6 @@ func Intervals(cs []*Collector, dst *Dist, before, each func(i int)) {
 		}
 	}()
 	for i, c := range cs {
-		if before != nil {
-			before(i)
-		}
 		c.end(dst)
 		done = i + 1
 		each(i)

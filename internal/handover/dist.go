@@ -40,25 +40,7 @@ type Dist struct {
 	// came from two CPUs, and unknownCPU the spans of the buckets whose
 	// CPU was -1.
 	negative, migrated, unknownCPU uint64
-	// divert, where not nil, takes the counts of the tallies that
-	// addTally adds, in place of the buckets (Divert).
-	divert Diverter
 }
-
-// SnapshotDist returns the Dist of s, a *counter.Snapshot, for package
-// export, which reads a Snapshot's buckets by index but cannot see its
-// fields. Package counter sets it as it is initialized: one store, and no
-// other work.
-var SnapshotDist func(s any) *Dist
-
-// FamilyInterval takes the Interval of f, a *counter.Family, as its
-// Interval(visit) does, visit's s being a *counter.Snapshot, but with d
-// taking the tallies of each series' Interval (Dist.Divert), where d is
-// not nil, and before called with the series' values as the series'
-// Interval is about to fill s: for package export's Direct, which cannot
-// see a Family's fields. Package counter sets it as it is initialized: one
-// store, and no other work.
-var FamilyInterval func(f any, d Diverter, before func(values []string), visit func(values []string, s any))
 
 // noCopy makes go vet's copylocks check report a copy of what holds it.
 type noCopy struct{}
@@ -316,8 +298,7 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 // a copy of one. Its counts lie in the buckets of its minimum to its
 // maximum, or, where it is marked, in its marked buckets; an unmarked one
 // is marked first (Tally.mark), at a look at each count of that span, and
-// then read by its marks, which empties it (takeMarked), or handed to the
-// Dist's Diverter.
+// then read by its marks, which empties it (takeMarked).
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
 		from, to := t.window()
@@ -328,14 +309,8 @@ func (s *Dist) addTally(t *Tally) {
 			if !t.marked {
 				t.mark(int(from-t.off), int(to-t.off))
 			}
-			left := true
-			if s.divert != nil {
-				n, left = s.divert.Divert(int(t.off), t.marks, t.counts)
-			}
-			if left {
-				s.cover(from, to)
-				n += s.takeMarked(t)
-			}
+			s.cover(from, to)
+			n = s.takeMarked(t)
 			t.emptied = true
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
@@ -368,32 +343,6 @@ func (s *Dist) takeMarked(t *Tally) (n uint64) {
 	}
 	return n
 }
-
-// A Diverter takes the counts of a tally in place of a Dist (Dist.Divert):
-// Divert is handed the tally's window's first bucket, off, its marks, a
-// bit a bucket, set for each count not 0 (bit j%64 of word j/64 for
-// counts[j], the count of bucket off+j), and its counts. It must empty
-// each count it takes, and clear its mark or leave it on the emptied
-// count, which the Dist passes over, and return their sum, and whether it
-// left any: the Dist then adds the counts it left, by the marks it left,
-// to its buckets.
-type Diverter interface {
-	Divert(off int, marks []uint64, counts []uint32) (n uint64, left bool)
-}
-
-// Divert has the Dist hand the counts of each tally it adds to d, in place
-// of adding them to its buckets, until it is called with nil: during an
-// Interval into the Dist, d is handed each tally the Interval took from a
-// writer (or a copy of it), which may hold buckets that other tallies hold
-// too, while the records the Interval adds one by one (those in flight)
-// and the Collector's leftovers (the writers closed or retired since the
-// last Interval) go to the Dist's buckets. The Dist's figures (Count, Sum,
-// Min, Max and the spans counted apart) still take every span, so that
-// they are the Interval's, while its buckets hold only the spans d did not
-// take: an exporter that places an Interval's buckets in its own places
-// the ones d takes, then those of the Dist, and saves their passing
-// through the Dist. d must not call an Interval.
-func (s *Dist) Divert(d Diverter) { s.divert = d }
 
 // Add adds one record of kind k and span d, as a writer counts it.
 func (s *Dist) Add(k Kind, d int64) {

@@ -430,7 +430,7 @@ func TestIntervalsPassOneBarrier(t *testing.T) {
 	defer func() { OnTrace = nil }()
 	var dst Dist
 	var counts []uint64
-	Intervals(cs, &dst, nil, func(i int) { counts = append(counts, dst.Count()) })
+	Intervals(cs, &dst, func(i int) { counts = append(counts, dst.Count()) })
 	barriers, lastSwap, firstJournal := 0, -1, len(events)
 	for k, e := range events {
 		switch e {
