@@ -68,7 +68,7 @@ func (e Exponential) Scale() int32 { return e.scale }
 // exactly, to the last rounding: a bucket is two of the scale above it, and
 // the bounds of a scale are bounds of the scales above it, computed alike.
 func (e Exponential) Index(v float64) int32 {
-	frac, exp := math.Frexp(v) // v = frac·2^exp, frac in [0.5, 1)
+	frac, exp := frexp(v) // v = frac·2^exp, frac in [0.5, 1)
 	if e.scale > 0 {
 		// Prometheus's key: the bounds below frac, plus the doublings below.
 		mantissa := math.Float64bits(frac) & (1<<52 - 1)
@@ -83,6 +83,17 @@ func (e Exponential) Index(v float64) int32 {
 	}
 	// Each bucket spans 2^−scale doublings: round the doubling up.
 	return int32((exp+1<<-e.scale-1)>>-e.scale) - 1
+}
+
+// frexp is math.Frexp for a positive v, taking a normal float64 apart
+// with two masks rather than a call.
+func frexp(v float64) (frac float64, exp int) {
+	b := math.Float64bits(v)
+	biased := int(b>>52) & 0x7ff
+	if biased == 0 || biased == 0x7ff { // subnormal, or not finite
+		return math.Frexp(v)
+	}
+	return math.Float64frombits(b&^(0x7ff<<52) | 1022<<52), biased - 1022
 }
 
 // Lower returns the lower bound bⁱ of bucket i, which that bucket leaves out.

@@ -56,6 +56,10 @@ func TestExponentialIndex(t *testing.T) {
 				}
 			}
 		}
+		// Subnormal values, which Index takes apart the slow way.
+		for _, v := range []float64{math.SmallestNonzeroFloat64, 3e-320, 1e-310, math.Nextafter(0x1p-1022, 0)} {
+			check(v)
+		}
 		for k := -45; k <= 25; k++ {
 			v := math.Ldexp(1, k)
 			check(v)

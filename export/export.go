@@ -71,7 +71,11 @@ func Values(s *counter.Snapshot) iter.Seq2[counter.Tickdelta, uint64] {
 	return func(yield func(counter.Tickdelta, uint64) bool) {
 		least, most := s.Min(), s.Max()
 		for b := range s.Buckets() {
-			if !bucketValues(b, least, most, yield) {
+			if b.Min > least && b.Max < most { // neither end: most buckets
+				if !yield(b.Min+(b.Max-b.Min+1)/2, b.Count) {
+					return
+				}
+			} else if !bucketValues(b, least, most, yield) {
 				return
 			}
 		}

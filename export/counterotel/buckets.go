@@ -1,6 +1,9 @@
 package counterotel
 
 import (
+	"math/bits"
+
+	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
 )
 
@@ -32,6 +35,42 @@ func (l *layout) fit(lo, hi int32) int32 {
 	return k
 }
 
+// A places finds the bucket, at a layout's scale, of a value of
+// [export.Values] at one rate: Index of its seconds. Most values are the
+// middle of a Snapshot bucket of 2^k ticks, k ≥ 1, which is 2^(k−1) times
+// the middle of a bucket of 2 ticks (257, 259, …, 511), and doubling a
+// value adds 2^scale to its bucket exactly at a scale of 0 or more (the
+// seconds double exactly, and Index takes a float64 apart by its
+// exponent). So a table of those 128 middles' buckets gives every middle's
+// bucket, exactly as Index does, for a look-up and a shift.
+type places struct {
+	exp   export.Exponential
+	rate  counter.TickRate
+	table bool       // the scale is 0 or more, and first is filled
+	first [128]int32 // the buckets of 257, 259, …, 511 ticks
+}
+
+func newPlaces(l *layout, rate counter.TickRate) *places {
+	m := &places{exp: l.exp, rate: rate, table: l.exp.Scale() >= 0}
+	if m.table {
+		for j := range m.first {
+			m.first[j] = l.exp.Index(export.Seconds(counter.Tickdelta(257+2*j), rate))
+		}
+	}
+	return m
+}
+
+// index returns the bucket of v, positive, at the layout's scale.
+func (m *places) index(v counter.Tickdelta) int32 {
+	if u := uint64(v); m.table && u >= 256 {
+		shift := uint(bits.Len64(u)) - 8 // the width of v's Snapshot bucket is 2^shift
+		if u&(1<<shift-1) == 1<<(shift-1) { // v is its middle
+			return m.first[u>>shift-128] + int32(shift-1)<<m.exp.Scale()
+		}
+	}
+	return m.exp.Index(export.Seconds(v, m.rate))
+}
+
 // expBuckets are the buckets of an exponential histogram point: a count of
 // zeros and one window of positive buckets, at the finest scale, up to the
 // layout's maxScale, that holds every bucket counted in at most maxSize.
@@ -53,11 +92,24 @@ func (b *expBuckets) reset(l *layout) {
 
 // add counts n values in bucket i at the layout's scale (l.exp's).
 func (b *expBuckets) add(i int32, n uint64, l *layout) {
-	i >>= l.exp.Scale() - b.scale
-	if j := i - b.offset; j >= 0 && int(j) < len(b.counts) {
-		b.counts[j] += n
-		return
+	if !b.addWithin(i, n, l) {
+		b.addOutside(i>>(l.exp.Scale()-b.scale), n, l)
 	}
+}
+
+// addWithin is add where bucket i falls within the window, and reports
+// whether it does: the common case, small enough to inline.
+func (b *expBuckets) addWithin(i int32, n uint64, l *layout) bool {
+	i >>= uint32(l.exp.Scale()-b.scale) & 31 // below 32: see fit
+	if j := uint(i - b.offset); j < uint(len(b.counts)) {
+		b.counts[j] += n
+		return true
+	}
+	return false
+}
+
+// addOutside is add for a bucket i, at b's scale, outside the window.
+func (b *expBuckets) addOutside(i int32, n uint64, l *layout) {
 	lo, hi := i, i
 	if len(b.counts) > 0 {
 		lo, hi = min(i, b.offset), max(i, b.offset+int32(len(b.counts))-1)

@@ -1,8 +1,12 @@
 package counterotel
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export"
 )
 
 // TestExpBuckets adds random buckets to expBuckets of random limits, in
@@ -62,6 +66,46 @@ func TestExpBuckets(t *testing.T) {
 			b.reset(&l)
 			if b.scale != l.maxScale || len(b.counts) != 0 || b.zero != 0 {
 				t.Fatalf("case %d: reset to scale %d, %d buckets, %d zeros", c, b.scale, len(b.counts), b.zero)
+			}
+		}
+	}
+}
+
+// TestPlaces checks that places.index gives every value the bucket that
+// Index of its seconds gives, at each scale a layout takes and at rates
+// that divide a span into seconds evenly or not: the middles of Snapshot
+// buckets over the whole range (where the table serves), the values around
+// them, and values below 256 ticks.
+func TestPlaces(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, hz := range []uint64{1_000_000_000, 2_300_000_000, 2_096_015_123, 62_500_000, 1 << 30} {
+		rate, err := counter.NewTickRate(hz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for maxScale := int32(-10); maxScale <= 8; maxScale++ {
+			l := newLayout(160, maxScale)
+			m := newPlaces(&l, rate)
+			check := func(v counter.Tickdelta) {
+				if got, want := m.index(v), l.exp.Index(export.Seconds(v, rate)); got != want {
+					t.Fatalf("%d Hz, scale %d: index(%d) = %d; Index of its seconds %d", hz, l.exp.Scale(), v, got, want)
+				}
+			}
+			for v := counter.Tickdelta(1); v < 600; v++ {
+				check(v)
+			}
+			for shift := 1; shift < 55; shift++ {
+				for range 40 {
+					lo := counter.Tickdelta(128+r.IntN(128)) << shift
+					mid := lo + 1<<(shift-1)
+					check(mid)
+					check(mid - 1)
+					check(mid + 1)
+					check(lo)
+				}
+			}
+			for range 2000 {
+				check(counter.Tickdelta(r.Int64N(math.MaxInt64) + 1))
 			}
 		}
 	}

@@ -164,7 +164,8 @@
 // Produce changes it. A series keeps its count, exact sum, extremes and
 // sums of spans counted apart, and its cumulative buckets, at most the
 // maximum size of 8-byte counts whatever the range of its spans; the
-// Producer keeps one Snapshot for its Sources' Intervals and one set of
-// buckets for delta points. Produce, Register and RegisterFamily may be
+// Producer keeps one Snapshot for its Sources' Intervals, one set of
+// buckets for delta points, and for each registration a table of 128
+// buckets that places most values without converting them. Produce, Register and RegisterFamily may be
 // called from any goroutine; they take turns.
 package counterotel

@@ -103,7 +103,7 @@ func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.T
 		}
 	}
 	g := p.group(name)
-	g.regs = append(g.regs, &registration{rate: rate, fam: fr})
+	g.regs = append(g.regs, &registration{rate: rate, places: newPlaces(&p.layout, rate), fam: fr})
 	return nil
 }
 
@@ -239,7 +239,7 @@ func (p *Producer) takeFamily(b *batch, r *registration) {
 			sr = fr.members[i]
 			i++
 		}
-		p.take(b, sr, s, r.rate, now)
+		p.take(b, sr, s, r, now)
 	})
 	if now.IsZero() { // no series yet
 		now = time.Now()

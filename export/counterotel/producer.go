@@ -128,7 +128,8 @@ type key struct {
 // group's metrics, or one Family, exported as a data point of each for
 // each of its series.
 type registration struct {
-	rate counter.TickRate
+	rate   counter.TickRate
+	places *places // of rate, at the Producer's layout
 	src  export.Source // Register's; nil for a Family
 	one  *series       // src's points
 	fam  *familyReg    // RegisterFamily's; nil for a Source
@@ -289,7 +290,7 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 		}
 	}
 	g := p.group(name)
-	g.regs = append(g.regs, &registration{src: src, rate: rate, one: p.newSeries(set, time.Now())})
+	g.regs = append(g.regs, &registration{src: src, rate: rate, places: newPlaces(&p.layout, rate), one: p.newSeries(set, time.Now())})
 	p.registered[k] = true
 	return nil
 }
@@ -403,7 +404,7 @@ func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, erro
 				continue
 			}
 			r.src.Interval(&p.scratch)
-			p.take(b, r.one, &p.scratch, r.rate, time.Now())
+			p.take(b, r.one, &p.scratch, r, time.Now())
 		}
 		to := len(b.hists)
 		metrics = append(metrics, metricdata.Metrics{

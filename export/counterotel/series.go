@@ -42,12 +42,12 @@ type batch struct {
 }
 
 // take adds in, the Interval of sr's spans taken before now, in ticks of
-// rate, to sr's total and buckets, and appends sr's points at now to b:
+// r's rate, to sr's total and buckets, and appends sr's points at now to b:
 // its histogram point and its sums of negative and migrated spans. Each
 // span is counted at its value of export.Values(in); the cumulative
 // buckets are kept current whatever the temporality, so that a selector
 // may change its answer between Produces. p.mu is held.
-func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter.TickRate, now time.Time) {
+func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, r *registration, now time.Time) {
 	l := &p.layout
 	var fresh running.Totals // in's figures, for delta points
 	fresh.Add(in)
@@ -63,7 +63,7 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 			}
 			continue
 		}
-		i := l.exp.Index(export.Seconds(v, rate))
+		i := r.places.index(v)
 		sr.cumulative.add(i, n, l)
 		if b.histDelta {
 			p.delta.add(i, n, l)
@@ -74,7 +74,7 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, rate counter
 	if b.histDelta {
 		tot, bk, start = &fresh, &p.delta, sr.last
 	}
-	b.hists = append(b.hists, point(sr.attrs, tot, bk, start, now, rate))
+	b.hists = append(b.hists, point(sr.attrs, tot, bk, start, now, r.rate))
 
 	tot, start = &sr.total, sr.start
 	if b.sumDelta {
