@@ -63,7 +63,7 @@ func newPlaces(l *layout, rate counter.TickRate) *places {
 // index returns the bucket of v, positive, at the layout's scale.
 func (m *places) index(v counter.Tickdelta) int32 {
 	if u := uint64(v); m.table && u >= 256 {
-		shift := uint(bits.Len64(u)) - 8 // the width of v's Snapshot bucket is 2^shift
+		shift := uint(bits.Len64(u)) - 8    // the width of v's Snapshot bucket is 2^shift
 		if u&(1<<shift-1) == 1<<(shift-1) { // v is its middle
 			return m.first[u>>shift-128] + int32(shift-1)<<m.exp.Scale()
 		}

@@ -129,10 +129,10 @@ type key struct {
 // each of its series.
 type registration struct {
 	rate   counter.TickRate
-	places *places // of rate, at the Producer's layout
-	src  export.Source // Register's; nil for a Family
-	one  *series       // src's points
-	fam  *familyReg    // RegisterFamily's; nil for a Source
+	places *places       // of rate, at the Producer's layout
+	src    export.Source // Register's; nil for a Family
+	one    *series       // src's points
+	fam    *familyReg    // RegisterFamily's; nil for a Source
 }
 
 // An Option changes how [NewProducer] makes a Producer.
