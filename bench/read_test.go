@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/bench/internal/bare"
@@ -17,9 +18,10 @@ var sinkStamp counter.Tickstamp
 // cost splits into its instructions, the call, and the Go code around the
 // call. Each case's ns/op is per read. bare=NowFenced is LFENCE; RDTSC, Now's
 // sequence on a CPU without RDTSCP, so that a CPU with it shows which of the
-// two is cheaper. Run them side by side:
+// two is cheaper; time=Now and time=Since are what a program reads without
+// the package. Run them side by side:
 //
-//	cd bench && go test -run '^$' -bench Read -count 10 .
+//	cd bench && go test -run '^$' -bench 'Read$' -count 10 .
 func BenchmarkRead(b *testing.B) {
 	c := counter.New(gigahertz) // a read is the same at any rate
 	ordered, calledOrdered := bare.UnrolledOrdered, bare.CalledOrdered
@@ -47,6 +49,25 @@ func BenchmarkRead(b *testing.B) {
 		sinkStamp = acc
 	})
 	b.Run("bare=NowFenced", func(b *testing.B) { benchBare(b, bare.UnrolledOrdered) })
+	// What a program reads without the package: the wall and monotonic
+	// clocks (two vDSO reads), and the monotonic clock alone.
+	b.Run("time=Now", func(b *testing.B) {
+		b.ReportAllocs()
+		var acc int
+		for b.Loop() {
+			acc += time.Now().Nanosecond()
+		}
+		sinkStamp = counter.Tickstamp(acc)
+	})
+	start := time.Now()
+	b.Run("time=Since", func(b *testing.B) {
+		b.ReportAllocs()
+		var acc time.Duration
+		for b.Loop() {
+			acc += time.Since(start)
+		}
+		sinkStamp = counter.Tickstamp(acc)
+	})
 }
 
 // benchBare times f, which executes a read bare.Reads times, per read.
