@@ -571,7 +571,8 @@ func BenchmarkExportOTelFamily(b *testing.B) {
 		b.ReportMetric(float64(recording.Nanoseconds())/float64(b.N), "record-ns/op")
 		b.ReportMetric(float64(collect(b)), "buckets")
 	}
-	b.Run("counterotel", func(b *testing.B) {
+	// family returns a Family of a series for each of values, and the series.
+	family := func() (*counter.Family, []*counter.Histogram) {
 		f, err := counter.NewFamily([]string{"route"}, 0)
 		if err != nil {
 			b.Fatal(err)
@@ -580,6 +581,10 @@ func BenchmarkExportOTelFamily(b *testing.B) {
 		for k, v := range values {
 			series[k] = f.With(v)
 		}
+		return f, series
+	}
+	b.Run("counterotel", func(b *testing.B) {
+		f, series := family()
 		p := counterotel.NewProducer()
 		if err := p.RegisterFamily("span", f, gigahertz); err != nil {
 			b.Fatal(err)
@@ -595,14 +600,7 @@ func BenchmarkExportOTelFamily(b *testing.B) {
 	// places nothing, the part of counterotel's collection that any
 	// exporter of a Family pays.
 	b.Run("bare", func(b *testing.B) {
-		f, err := counter.NewFamily([]string{"route"}, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		series := make([]*counter.Histogram, familySets)
-		for k, v := range values {
-			series[k] = f.With(v)
-		}
+		f, series := family()
 		var sum uint64
 		walk := func(_ []string, s *counter.Snapshot) {
 			for v, n := range export.Values(s) {
