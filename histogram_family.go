@@ -18,8 +18,10 @@ import (
 // refused.
 var (
 	// ErrLabels is wrapped by the refusal of a family's labels: NewFamily's
-	// label names where there are none, or one is empty or given twice, and
-	// Get's values where there are not as many as the family has labels.
+	// label names where there are none, or one is empty or given twice;
+	// Get's values where there are not as many as the family has labels,
+	// and With's, whose panic value is that error; and Get on a nil or zero
+	// Family, which has no labels.
 	ErrLabels = errors.New("counter: invalid labels")
 
 	// ErrLimit is wrapped by NewFamily's refusal of a negative limit on
@@ -146,12 +148,15 @@ func NewFamily(labels []string, limit int) (*Family, error) {
 }
 
 // quoteAll returns the strings quoted and parted by commas, in brackets.
-func quoteAll(s []string) string {
+func quoteAll(s []string) string { return "[" + quoteList(s) + "]" }
+
+// quoteList returns the strings quoted and parted by commas.
+func quoteList(s []string) string {
 	q := make([]string, len(s))
 	for i, v := range s {
 		q[i] = strconv.Quote(v)
 	}
-	return "[" + strings.Join(q, ", ") + "]"
+	return strings.Join(q, ", ")
 }
 
 // With returns the series of the label values, one for each of the
@@ -159,38 +164,70 @@ func quoteAll(s []string) string {
 // any goroutine, and calls with the same values get the same Histogram.
 // Values are compared byte for byte, and the Family keeps a copy of each
 // new set. Past the limit, a set that has no series gets the overflow
-// series, and so do values not as many as the labels, which [Family.Get]
-// refuses instead (an overflow series made by them takes no set's place:
-// limit−1 sets still get their own). Once the series exists (the overflow series too), With
-// takes no lock and does not allocate.
+// series. Values not as many as the labels are a mistake in the code, and
+// With panics with an error that wraps [ErrLabels] and names the labels
+// and the values, as client_golang's WithLabelValues panics; [Family.Get]
+// returns that error instead. Once the series exists (the overflow series
+// too), With takes no lock and does not allocate.
 func (f *Family) With(values ...string) *Histogram {
+	if f == nil {
+		panic("counter: Family.With on a nil *Family: make one with NewFamily")
+	}
 	// full is loaded before the table: see its doc.
 	full := f.full.Load()
 	t := f.table.Load()
 	if t == nil {
 		panic("counter: the zero Family has no labels: make one with NewFamily")
 	}
-	if len(values) == len(f.labels) {
-		hash := f.hash(values)
-		if m := t.find(hash, values); m != nil {
-			return m.h
-		}
-		if !full {
-			return f.add(hash, values)
-		}
+	if len(values) != len(f.labels) {
+		panic(f.countError("With", values))
+	}
+	hash := f.hash(values)
+	if m := t.find(hash, values); m != nil {
+		return m.h
+	}
+	if !full {
+		return f.add(hash, values)
 	}
 	return f.overflowSeries()
 }
 
 // Get returns the series of the label values as [Family.With] does, but
-// refuses values not as many as the Family's labels with an error that
-// wraps [ErrLabels]. Past the limit it returns the overflow series and no
-// error.
+// returns an error wrapping [ErrLabels] where With would panic: for values
+// not as many as the Family's labels, and for a nil or zero Family. Past
+// the limit it returns the overflow series and no error.
 func (f *Family) Get(values ...string) (*Histogram, error) {
+	if f == nil || len(f.labels) == 0 { // a Family made by NewFamily has a label
+		return nil, &wrapError{msg: "counter: Family.Get on a nil or zero Family, which has no labels: make one with NewFamily", wrapped: ErrLabels}
+	}
 	if len(values) != len(f.labels) {
-		return nil, &wrapError{msg: "counter: " + strconv.Itoa(len(values)) + " label values " + quoteAll(values) + " for a family of " + strconv.Itoa(len(f.labels)) + " labels " + quoteAll(f.labels), wrapped: ErrLabels}
+		return nil, f.countError("Get", values)
 	}
 	return f.With(values...), nil
+}
+
+// countError returns the refusal of values not as many as the Family's
+// labels, by its method call (With or Get), which it names with the
+// values:
+//
+//	counter: Family.With("GET"): 1 value for the 2 labels ["method", "route"]: give one value for each label, in that order
+//
+//go:noinline
+func (f *Family) countError(call string, values []string) error {
+	return &wrapError{
+		msg: "counter: Family." + call + "(" + quoteList(values) + "): " +
+			count(len(values), "value") + " for the " + count(len(f.labels), "label") + " " + quoteAll(f.labels) +
+			": give one value for each label, in that order",
+		wrapped: ErrLabels,
+	}
+}
+
+// count returns "1 noun" or "n nouns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // hash returns the hash of a set of values under the Family's seed: each

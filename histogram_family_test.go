@@ -2,6 +2,7 @@ package counter
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -257,45 +258,69 @@ func TestFamilyLimitConcurrent(t *testing.T) {
 	}
 }
 
-// TestFamilyWrongCount: With given values not as many as the labels counts
-// into the overflow series, which counts towards the limit; Get refuses
-// them with ErrLabels and gives the overflow series past the limit.
+// TestFamilyWrongCount: With given values not as many as the labels
+// panics, and Get returns the same refusal, wrapping ErrLabels and naming
+// the call, the values and the labels; neither makes a series. Past the
+// limit Get gives the overflow series and no error.
 func TestFamilyWrongCount(t *testing.T) {
 	f := mustFamily(t, []string{"method", "route", "status"}, 3)
-	for _, values := range [][]string{nil, {"GET"}, {"GET", "/"}, {"GET", "/", "200", "x"}} {
-		h, err := f.Get(values...)
-		if h != nil || !errors.Is(err, ErrLabels) {
-			t.Errorf("Get%q = %v, %v; want nil, an error wrapping ErrLabels", values, h, err)
-			continue
-		}
-		if want := strconv.Itoa(len(values)) + " label values"; !strings.Contains(err.Error(), want) {
-			t.Errorf("Get%q: error %q; want it to say %q", values, err, want)
-		}
+	for _, tc := range []struct {
+		values []string
+		want   string // the message of With's panic; Get's says Get
+	}{
+		{nil, `counter: Family.With(): 0 values for the 3 labels ["method", "route", "status"]: give one value for each label, in that order`},
+		{[]string{"GET"}, `counter: Family.With("GET"): 1 value for the 3 labels ["method", "route", "status"]: give one value for each label, in that order`},
+		{[]string{"GET", "/"}, `counter: Family.With("GET", "/"): 2 values for the 3 labels ["method", "route", "status"]: give one value for each label, in that order`},
+		{[]string{"GET", "/", "200", "x"}, `counter: Family.With("GET", "/", "200", "x"): 4 values for the 3 labels ["method", "route", "status"]: give one value for each label, in that order`},
+	} {
+		t.Run(strconv.Itoa(len(tc.values)), func(t *testing.T) {
+			h, err := f.Get(tc.values...)
+			if h != nil || !errors.Is(err, ErrLabels) {
+				t.Fatalf("Get%q = %v, %v; want nil, an error wrapping ErrLabels", tc.values, h, err)
+			}
+			if got, want := err.Error(), strings.Replace(tc.want, "Family.With(", "Family.Get(", 1); got != want {
+				t.Errorf("Get%q: error\n%s\nwant\n%s", tc.values, got, want)
+			}
+			err = panicOf(func() { f.With(tc.values...) })
+			if !errors.Is(err, ErrLabels) {
+				t.Fatalf("With%q: panic %v; want an error wrapping ErrLabels", tc.values, err)
+			}
+			if got := err.Error(); got != tc.want {
+				t.Errorf("With%q: panic\n%s\nwant\n%s", tc.values, got, tc.want)
+			}
+		})
 	}
 	if f.Len() != 0 {
-		t.Errorf("Len = %d after refused Gets; want 0", f.Len())
+		t.Errorf("Len = %d after refused Gets and Withs; want 0", f.Len())
 	}
-	o := f.With("GET", "/")
-	o.Record(5)
-	if f.With() != o || f.Len() != 1 {
-		t.Fatalf("With of 2 and 0 values: two series, or Len %d; want the overflow series, Len 1", f.Len())
-	}
-	// The overflow series made early takes no set's place: limit−1 sets
-	// still get their own.
 	a := f.With("GET", "/", "200")
 	b := f.With("GET", "/", "404")
-	c := f.With("GET", "/", "500")
-	if a == o || b == o || a == b || c != o || f.Len() != 3 {
-		t.Errorf("with the overflow made, sets 200, 404 and 500 in the overflow: %v, %v, %v, Len %d; want false, false, true, Len 3", a == o, b == o, c == o, f.Len())
+	o := f.With("GET", "/", "500")
+	if a == o || b == o || a == b || f.Len() != 3 {
+		t.Errorf("sets 200, 404 and 500 in the overflow: %v, %v, %v, Len %d; want false, false, true, Len 3", a == o, b == o, true, f.Len())
 	}
 	if h, err := f.Get("PUT", "/", "200"); h != o || err != nil {
 		t.Errorf("Get past the limit = %p, %v; want the overflow series %p, nil", h, err, o)
 	}
-	a.Record(1)
-	v := visitAll(f)
-	if !slices.EqualFunc(v.values, [][]string{{"GET", "/", "200"}, {"GET", "/", "404"}, nil}, slices.Equal) || !slices.Equal(v.counts, []uint64{1, 0, 1}) {
-		t.Errorf("Interval visited %q with %d spans; want the two sets and the overflow with [1 0 1]", v.values, v.counts)
+	if err := panicOf(func() { f.With("PUT", "/") }); !errors.Is(err, ErrLabels) {
+		t.Errorf("With of 2 values past the limit: panic %v; want an error wrapping ErrLabels", err)
 	}
+}
+
+// panicOf returns the error that call panics with; nil where it returns,
+// and an error that says so where it panics with something else.
+func panicOf(call func()) (err error) {
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case error:
+			err = r
+		default:
+			err = fmt.Errorf("a panic with %T %v, not an error", r, r)
+		}
+	}()
+	call()
+	return nil
 }
 
 // TestFamilyNoAllocation: With and Get allocate nothing for a set that has
@@ -318,7 +343,6 @@ func TestFamilyNoAllocation(t *testing.T) {
 		{"With", func() { sink = f.With(method, route, "200") }},
 		{"Get", func() { sink, _ = f.Get(method, route, "200") }},
 		{"With past the limit", func() { sink = f.With(method, route, "503") }},
-		{"With the wrong count", func() { sink = f.With(method, route) }},
 	} {
 		if n := testing.AllocsPerRun(1000, tc.f); n != 0 {
 			t.Errorf("%s allocates %v times; want 0", tc.name, n)
@@ -345,10 +369,10 @@ func TestFamilyNoAllocation(t *testing.T) {
 func TestFamilyWithTakesNoLock(t *testing.T) {
 	for _, limit := range []int{1, 3} {
 		f := mustFamily(t, []string{"a", "b"}, limit)
-		want := []*Histogram{f.With("x", "y"), f.With("x", "z"), f.With("x", "w"), f.With("x")}
+		want := []*Histogram{f.With("x", "y"), f.With("x", "z"), f.With("x", "w"), f.With("x", "u")}
 		f.mu.Lock()
 		got := make(chan []*Histogram)
-		go func() { got <- []*Histogram{f.With("x", "y"), f.With("x", "z"), f.With("x", "v"), f.With("x")} }()
+		go func() { got <- []*Histogram{f.With("x", "y"), f.With("x", "z"), f.With("x", "v"), f.With("x", "u")} }()
 		select {
 		case g := <-got:
 			if !slices.Equal(g, want) {
@@ -455,7 +479,7 @@ func TestFamilyLocks(t *testing.T) {
 		runtime.GOMAXPROCS(tc.procs)
 		f := mustFamily(t, []string{"set"}, 0)
 		runtime.GOMAXPROCS(2)
-		for _, h := range []*Histogram{f.With("a"), f.With()} {
+		for _, h := range []*Histogram{f.With("a"), f.overflowSeries()} {
 			if len(h.shards) != tc.want {
 				t.Errorf("GOMAXPROCS %d: %d locks; want %d", tc.procs, len(h.shards), tc.want)
 			}
@@ -503,16 +527,30 @@ func TestFamilyTable(t *testing.T) {
 	}
 }
 
-// TestZeroFamily: the zero Family panics with a message that says what to
-// do.
+// TestZeroFamily: With on a nil or zero Family panics, and Get returns an
+// error wrapping ErrLabels, each with a message that says what to do.
 func TestZeroFamily(t *testing.T) {
-	defer func() {
-		if r, _ := recover().(string); !strings.Contains(r, "NewFamily") {
-			t.Errorf("panic %q; want one that names NewFamily", r)
-		}
-	}()
-	var f Family
-	f.With("a")
+	for _, tc := range []struct {
+		name string
+		f    *Family
+	}{{"nil", nil}, {"zero", new(Family)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, values := range [][]string{nil, {"a"}} {
+				func() {
+					defer func() {
+						if r, _ := recover().(string); !strings.HasPrefix(r, "counter: ") || !strings.Contains(r, "NewFamily") {
+							t.Errorf("With%q: panic %q; want one that names NewFamily", values, r)
+						}
+					}()
+					tc.f.With(values...)
+				}()
+				h, err := tc.f.Get(values...)
+				if h != nil || !errors.Is(err, ErrLabels) || !strings.Contains(err.Error(), "NewFamily") {
+					t.Errorf("Get%q = %v, %v; want nil and an error wrapping ErrLabels that names NewFamily", values, h, err)
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkFamilyWith looks up a set of three values that has a series.

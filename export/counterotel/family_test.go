@@ -194,9 +194,8 @@ func TestFamily(t *testing.T) {
 	}
 }
 
-// TestFamilyOrder checks the order of a family's points where the overflow
-// series is made before a series of its own: the series in the order the
-// Family made them, the overflow last.
+// TestFamilyOrder checks the order of a family's points: the series in the
+// order the Family made them, the overflow last.
 func TestFamilyOrder(t *testing.T) {
 	hs := newHarness(t, nil)
 	f := newFamily(t, 3, "k")
@@ -204,9 +203,9 @@ func TestFamilyOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.With("a").Record(10)
-	f.With("too", "many").Record(20) // values not as many as the labels: the overflow series
 	f.With("b").Record(30)
-	f.With("c").Record(40) // past the limit
+	f.With("c").Record(40) // past the limit: the overflow series
+	f.With("d").Record(20) // past the limit
 	want := []attribute.Set{
 		attribute.NewSet(attribute.String("k", "a")),
 		attribute.NewSet(attribute.String("k", "b")),
