@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"errors"
 	"io"
 	"math"
 	"strconv"
@@ -22,8 +23,15 @@ import (
 // gives for it, so a row's count is exact but for spans within
 // [QuantileError] of its bounds. Where the Snapshot holds no span in the
 // distribution, Draw writes the Summary's line alone. It returns w's first
-// error.
+// error; and, writing nothing, an error for the zero TickRate, which would
+// draw every span at 0 (see [Snapshot.Summary]), a nil Snapshot or a nil w.
 func (s *Snapshot) Draw(w io.Writer, r TickRate) error {
+	switch {
+	case s == nil || r.t == nil:
+		return refuseSummary("Draw", s, r)
+	case w == nil:
+		return errors.New("counter: Snapshot.Draw to a nil io.Writer: pass the writer to draw on")
+	}
 	var b strings.Builder
 	m := s.Summary(r)
 	if m.Count == 0 {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/race"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/draw")
@@ -95,9 +96,76 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("full") }
 
 // TestDrawReturnsWritersError: Draw returns the writer's error.
 func TestDrawReturnsWritersError(t *testing.T) {
+	rate, err := counter.NewTickRate(1_000_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var s counter.Snapshot
-	if err := s.Draw(failingWriter{}, counter.TickRate{}); err == nil || err.Error() != "full" {
+	if err := s.Draw(failingWriter{}, rate); err == nil || err.Error() != "full" {
 		t.Fatalf("Draw returned %v; want the writer's error", err)
+	}
+}
+
+// TestDrawAndSummaryRefuse: at the zero TickRate, which would convert every
+// span to 0, and for a nil Snapshot, Draw returns an error and writes
+// nothing, and Summary panics, each with a message that names the call and
+// what to pass instead; Draw refuses a nil writer too. Empty Snapshots are
+// refused as well as full ones, so that the mistake shows before the
+// first span.
+func TestDrawAndSummaryRefuse(t *testing.T) {
+	rate, err := counter.NewTickRate(1_000_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := new(counter.Snapshot)
+	h := counter.NewHistogram()
+	h.Record(1000)
+	h.Interval(full)
+	const (
+		zeroRate = "at the zero TickRate, which converts every span to 0: pass the rate of the Counter that took the spans (Counter.Rate)"
+		nilSnap  = "of a nil *Snapshot: pass one that Histogram.Interval filled, or a new(Snapshot)"
+	)
+	for _, tc := range []struct {
+		name string
+		s    *counter.Snapshot
+		r    counter.TickRate
+		want string // after "counter: Snapshot.Draw " or "counter: Snapshot.Summary "
+	}{
+		{"empty at the zero rate", new(counter.Snapshot), counter.TickRate{}, zeroRate},
+		{"full at the zero rate", full, counter.TickRate{}, zeroRate},
+		{"nil", nil, rate, nilSnap},
+		{"nil at the zero rate", nil, counter.TickRate{}, nilSnap},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			err := tc.s.Draw(&buf, tc.r)
+			if want := "counter: Snapshot.Draw " + tc.want; err == nil || err.Error() != want {
+				t.Errorf("Draw: %v\nwant %s", err, want)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("Draw wrote %q; want nothing", buf.String())
+			}
+			func() {
+				defer func() {
+					r := recover()
+					err, _ := r.(error)
+					if want := "counter: Snapshot.Summary " + tc.want; err == nil || err.Error() != want {
+						t.Errorf("Summary: panic %v\nwant %s", r, want)
+					}
+				}()
+				tc.s.Summary(tc.r)
+			}()
+		})
+	}
+	if err := full.Draw(nil, rate); err == nil || !strings.HasPrefix(err.Error(), "counter: Snapshot.Draw to a nil io.Writer") {
+		t.Errorf("Draw to a nil writer: %v; want a refusal", err)
+	}
+	var m counter.Summary
+	if n := testing.AllocsPerRun(100, func() { m = full.Summary(rate) }); n != 0 && !race.Enabled {
+		t.Errorf("Summary allocates %v times; want 0", n)
+	}
+	if m.Count != 1 || m.Max != 1000 {
+		t.Errorf("Summary at 1 GHz: %v; want 1 span of 1µs", m)
 	}
 }
 

@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"errors"
 	"strconv"
 	"time"
 )
@@ -26,9 +27,13 @@ type Summary struct {
 }
 
 // Summary returns the Snapshot's figures converted at rate r, the rate of
-// the Counter that took its spans. At the zero TickRate every duration is
-// 0. It does not allocate.
+// the Counter that took its spans ([Counter.Rate]). It panics at the zero
+// TickRate, which would convert every span to 0 and so report nonsense
+// quietly, and for a nil Snapshot. It does not allocate.
 func (s *Snapshot) Summary(r TickRate) Summary {
+	if s == nil || r.t == nil {
+		panic(refuseSummary("Summary", s, r))
+	}
 	return Summary{
 		Count:    s.Count(),
 		Min:      s.Min().Duration(r),
@@ -40,6 +45,21 @@ func (s *Snapshot) Summary(r TickRate) Summary {
 		Max:      s.Max().Duration(r),
 		Negative: s.Negative(),
 		Migrated: s.Migrated(),
+	}
+}
+
+// refuseSummary returns the refusal of a summary, by the method named
+// (Summary or Draw), of the Snapshot s at rate r: s is nil, or r is the
+// zero TickRate.
+//
+//go:noinline
+func refuseSummary(method string, s *Snapshot, r TickRate) error {
+	if s == nil {
+		return errors.New("counter: Snapshot." + method + " of a nil *Snapshot: pass one that Histogram.Interval filled, or a new(Snapshot)")
+	}
+	return &wrapError{
+		msg:     "counter: Snapshot." + method + " at the zero TickRate, which converts every span to 0: pass the rate of the Counter that took the spans (Counter.Rate)",
+		wrapped: errZeroRate,
 	}
 }
 
