@@ -26,6 +26,8 @@
 // each reader its own [Tap]: each Tap's Interval then holds every span
 // recorded since that Tap's previous Interval, whatever the other Taps took.
 // Calling the Histogram's own Interval besides takes spans from all of them.
+// A second Feed or exporter of a Histogram, a Family or a Tap is refused
+// with an error wrapping [ErrSecondReader].
 package export
 
 import (

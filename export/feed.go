@@ -1,9 +1,11 @@
 package export
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export/internal/readers"
 )
 
 // A Source hands its reader the spans recorded since that reader's previous
@@ -31,10 +33,22 @@ type Feed struct {
 	taps    []*Tap
 }
 
-// NewFeed returns a Feed of h. From then on, h's own Interval must not be
-// called: spans it takes reach no Tap.
-func NewFeed(h *counter.Histogram) *Feed {
-	return &Feed{h: h}
+// NewFeed returns a Feed of h, which becomes h's reader, as an exporter
+// registered with h would: from then on, h's own Interval must not be
+// called (spans it takes reach no Tap), and an exporter registered with h
+// is refused; register a Tap instead. NewFeed refuses a nil or zero h with
+// an error wrapping [ErrNilSource], and an h that an exporter or another
+// Feed reads with one wrapping [ErrSecondReader]. h is read by the Feed
+// until the Feed, and so every Tap of it, is garbage-collected.
+func NewFeed(h *counter.Histogram) (*Feed, error) {
+	if err := CheckSource(h); err != nil {
+		return nil, fmt.Errorf("export: NewFeed needs a Histogram made by counter.NewHistogram: %w", err)
+	}
+	f := &Feed{h: h}
+	if err := readers.Histogram(h, f, "an export.Feed"); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // Tap returns a new reader of the Feed. Its first Interval holds the spans
@@ -88,7 +102,8 @@ func (t *Tap) Interval(dst *counter.Snapshot) {
 	t.pending.Reset()
 }
 
-// Close takes the Tap off its Feed: the Feed stops keeping spans for it.
+// Close takes the Tap off its Feed: the Feed stops keeping spans for it,
+// and the exporter it was registered with, if any, is no longer its reader.
 // Closing it again does nothing.
 func (t *Tap) Close() {
 	f := t.f
@@ -100,6 +115,7 @@ func (t *Tap) Close() {
 	if !t.open {
 		return
 	}
+	readers.TapClosed(t)
 	t.open = false
 	t.pending.Reset()
 	for i, o := range f.taps {

@@ -1,8 +1,12 @@
 package export_test
 
 import (
+	"errors"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
@@ -13,7 +17,7 @@ import (
 func TestFeedTaps(t *testing.T) {
 	h := counter.NewHistogram()
 	h.Record(1) // before the Feed: in no Tap
-	f := export.NewFeed(h)
+	f := mustFeed(t, h)
 	a, b := f.Tap(), f.Tap()
 	h.Record(10)
 	var s counter.Snapshot
@@ -55,7 +59,7 @@ func TestFeedTaps(t *testing.T) {
 // back: each Tap's Intervals add up to every span, exactly.
 func TestFeedConcurrent(t *testing.T) {
 	h := counter.NewHistogram()
-	f := export.NewFeed(h)
+	f := mustFeed(t, h)
 	taps := []*export.Tap{f.Tap(), f.Tap(), f.Tap()}
 	const writers, spans = 4, 50_000
 	var wg sync.WaitGroup
@@ -102,5 +106,57 @@ func TestFeedConcurrent(t *testing.T) {
 // TestHistogramIsASource: a Histogram is read where a Tap is.
 func TestHistogramIsASource(t *testing.T) {
 	var _ export.Source = counter.NewHistogram()
-	var _ export.Source = export.NewFeed(counter.NewHistogram()).Tap()
+	var _ export.Source = mustFeed(t, counter.NewHistogram()).Tap()
+}
+
+// TestNewFeedRefuses: NewFeed refuses a nil or zero Histogram with
+// ErrNilSource, and a Histogram that another Feed reads with
+// ErrSecondReader, whose message names that Feed and the way to share;
+// once that Feed and its Taps are collected, a new Feed of the Histogram
+// is made.
+func TestNewFeedRefuses(t *testing.T) {
+	for name, h := range map[string]*counter.Histogram{"nil": nil, "zero": new(counter.Histogram)} {
+		f, err := export.NewFeed(h)
+		if f != nil || !errors.Is(err, export.ErrNilSource) || !strings.HasPrefix(err.Error(), "export: NewFeed needs a Histogram made by counter.NewHistogram") {
+			t.Errorf("NewFeed of a %s Histogram = %v, %v; want nil, an error wrapping ErrNilSource", name, f, err)
+		}
+	}
+	h := counter.NewHistogram()
+	first := mustFeed(t, h)
+	tap := first.Tap()
+	f, err := export.NewFeed(h)
+	if f != nil || !errors.Is(err, export.ErrSecondReader) {
+		t.Fatalf("a second NewFeed = %v, %v; want nil, an error wrapping ErrSecondReader", f, err)
+	}
+	if want := "export: the Histogram is read by an export.Feed already, and each span goes to one reader, so a second would split its spans: make one export.Feed of it and give each reader a Tap of that Feed"; err.Error() != want {
+		t.Errorf("a second NewFeed:\n%v\nwant\n%s", err, want)
+	}
+	h.Record(5)
+	var s counter.Snapshot
+	tap.Interval(&s)
+	if s.Count() != 1 {
+		t.Errorf("the first Feed's Tap holds %d spans after a refused NewFeed; want 1", s.Count())
+	}
+	runtime.KeepAlive(tap) // and with it the first Feed
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if _, err = export.NewFeed(h); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("NewFeed after the first Feed was collected: %v", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// mustFeed returns NewFeed(h), failing t where it refuses.
+func mustFeed(t testing.TB, h *counter.Histogram) *export.Feed {
+	t.Helper()
+	f, err := export.NewFeed(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

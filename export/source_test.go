@@ -28,10 +28,9 @@ func TestCheckSource(t *testing.T) {
 			t.Errorf("%s: CheckSource = %v; want ErrNilSource", name, err)
 		}
 	}
-	h := counter.NewHistogram()
 	for name, src := range map[string]export.Source{
-		"a Histogram":              h,
-		"a Tap":                    export.NewFeed(h).Tap(),
+		"a Histogram":              counter.NewHistogram(),
+		"a Tap":                    mustFeed(t, counter.NewHistogram()).Tap(),
 		"a func":                   sourceFunc(func(*counter.Snapshot) {}),
 		"a zero source of its own": new(mySource),
 	} {

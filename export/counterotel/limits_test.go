@@ -87,7 +87,11 @@ func TestLimits(t *testing.T) {
 			h := counter.NewHistogram()
 			var src export.Source = h
 			if c%2 == 1 {
-				src = export.NewFeed(h).Tap()
+				feed, err := export.NewFeed(h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				src = feed.Tap()
 			}
 			if err := hs.p.Register("limited", src, rate); err != nil {
 				t.Fatal(err)

@@ -550,7 +550,10 @@ func TestCanceled(t *testing.T) {
 // a Producer each and a Tap each: both see every span.
 func TestTwoProducersOfAFeed(t *testing.T) {
 	h := counter.NewHistogram()
-	feed := export.NewFeed(h)
+	feed, err := export.NewFeed(h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, b := newHarness(t, metric.DeltaTemporalitySelector), newHarness(t, metric.DeltaTemporalitySelector)
 	for _, hs := range []*harness{a, b} {
 		if err := hs.p.Register("shared", feed.Tap(), rate); err != nil {

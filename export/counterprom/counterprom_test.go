@@ -66,7 +66,10 @@ type fixture struct {
 
 func newFixture() (*fixture, *export.Tap) {
 	h := counter.NewHistogram()
-	f := export.NewFeed(h)
+	f, err := export.NewFeed(h)
+	if err != nil {
+		panic(err) // a new Histogram has no reader
+	}
 	return &fixture{h: h, mine: f.Tap()}, f.Tap()
 }
 
@@ -437,7 +440,10 @@ func TestSchema(t *testing.T) {
 // size between them, and several values in one bucket.
 func TestNativeGaps(t *testing.T) {
 	h := counter.NewHistogram()
-	f := export.NewFeed(h)
+	f, err := export.NewFeed(h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	reg := prometheus.NewPedanticRegistry()
 	r, err := counter.NewTickRate(1 << 31)
 	if err != nil {

@@ -23,7 +23,10 @@ func Example() {
 		c = counter.Monotonic()
 	}
 	h := counter.NewHistogram()
-	feed := export.NewFeed(h) // two readers: Prometheus and the log below
+	feed, err := export.NewFeed(h) // two readers: Prometheus and the log below
+	if err != nil {
+		log.Fatal(err)
+	}
 	prometheus.MustRegister(counterprom.New(feed.Tap(), c.Rate(), counterprom.Opts{
 		Name:                        "request_duration_seconds",
 		Help:                        "How long a request takes.",
