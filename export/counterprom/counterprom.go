@@ -33,7 +33,11 @@
 // Each span goes to one Interval call. Where the program also calls the
 // Histogram's Interval, the spans that call takes never reach the
 // Collector. To read a Histogram both ways, or through two exporters, make
-// an [export.Feed] of it and give each reader its own [export.Tap].
+// an [export.Feed] of it and give each reader its own [export.Tap]. A
+// second reader that this module or another exporter can see is refused:
+// registering a Collector of a Histogram, Family or Tap that a Feed or
+// another exporter reads returns an error wrapping
+// [export.ErrSecondReader].
 //
 // Several registries may scrape one Collector, and scrapes may overlap: a
 // Collector takes one scrape at a time, and each gets the counts up to its
@@ -62,6 +66,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -69,6 +74,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/internal/readers"
 	"github.com/tickstamp/counter/export/internal/running"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -180,12 +186,34 @@ type window struct {
 // New never fails: where the options are wrong (see the errors above, and
 // [export.ErrZeroRate] for the zero TickRate; a Name that Prometheus does
 // not allow is [prometheus.NewDesc]'s error), registering the Collector
-// returns the error, as it does for client_golang's own collectors.
+// returns the error, as it does for client_golang's own collectors. So it
+// does where src is a Histogram or a Tap that an [export.Feed] or another
+// exporter reads ([export.ErrSecondReader]): from New on, the Collector is
+// src's reader until it is garbage-collected (or, for a Tap, the Tap's
+// Close).
 func New(src export.Source, r counter.TickRate, opts Opts) *Collector {
 	c := &Collector{src: src}
 	c.err = c.shape.init(r, opts, nil, export.CheckSource(src))
+	if c.err == nil {
+		c.err = claim(opts, readers.Source[export.Tap](src, c, reader("Collector", opts)))
+	}
 	c.series.init(&c.shape, nil)
 	return c
+}
+
+// reader returns how a refusal names a collector of the kind (Collector or
+// FamilyCollector) made with opts, as the reader of what it reads.
+func reader(kind string, opts Opts) string {
+	return "a counterprom " + kind + " named " + strconv.Quote(prometheus.BuildFQName(opts.Namespace, opts.Subsystem, opts.Name))
+}
+
+// claim returns the refusal err of a second reader, as a collector made
+// with opts reports it, or nil where err is nil.
+func claim(opts Opts, err error) error {
+	if err != nil {
+		return fmt.Errorf("counterprom: %q: %w", opts.Name, err)
+	}
+	return nil
 }
 
 // init makes the descriptions, each with the variable labels, and works

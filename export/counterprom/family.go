@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/model"
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/export/internal/readers"
 )
 
 // Overflow is the value of every label of the overflow series that a
@@ -72,9 +73,14 @@ type FamilyCollector struct {
 // variable labels.
 //
 // NewFamily never fails: where the options are wrong, as for [New], where f
-// is nil or the zero Family ([ErrNilSource]), or where a label name is one
-// a histogram cannot have ([ErrBadLabel]), registering the FamilyCollector
-// returns the error.
+// is nil or the zero Family ([ErrNilSource]), where a label name is one a
+// histogram cannot have ([ErrBadLabel]), or where another exporter reads f
+// ([export.ErrSecondReader]), registering the FamilyCollector returns the
+// error. From NewFamily on, the FamilyCollector is f's reader until it is
+// garbage-collected. A series of f read on its own besides, by its
+// Histogram's Interval or another exporter, is not refused, but the two
+// readers split its spans: read a Family's series through the Family
+// alone.
 func NewFamily(f *counter.Family, r counter.TickRate, opts Opts) *FamilyCollector {
 	c := &FamilyCollector{f: f}
 	var labels []string
@@ -87,6 +93,9 @@ func NewFamily(f *counter.Family, r counter.TickRate, opts Opts) *FamilyCollecto
 	}
 	c.labels = len(labels)
 	c.err = c.shape.init(r, opts, labels, source)
+	if c.err == nil {
+		c.err = claim(opts, readers.Family(f, c, reader("FamilyCollector", opts)))
+	}
 	c.take = c.merge
 	return c
 }

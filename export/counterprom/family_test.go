@@ -236,7 +236,8 @@ func TestFamilyDescribe(t *testing.T) {
 		}
 		return out
 	}
-	got := describe(counterprom.NewFamily(f, rate(t), opts))
+	c := counterprom.NewFamily(f, rate(t), opts)
+	got := describe(c)
 	vec := describe(prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Namespace: "app", Name: "d_seconds", Help: "Spans.", ConstLabels: prometheus.Labels{"service": "api"},
 	}, []string{"method", "quantile"}))
@@ -250,7 +251,7 @@ func TestFamilyDescribe(t *testing.T) {
 	}
 	// "quantile" is a summary's label, which a histogram may have.
 	reg := prometheus.NewPedanticRegistry()
-	if err := reg.Register(counterprom.NewFamily(f, rate(t), opts)); err != nil {
+	if err := reg.Register(c); err != nil {
 		t.Fatal(err)
 	}
 	f.With("GET", "0.5").Record(100)
