@@ -114,6 +114,12 @@
 //     Histogram to two readers, make two Producers and register one Tap of
 //     a Feed of it with each.
 //
+// A second reader that an exporter can see is refused: Register and
+// RegisterFamily return an error wrapping [export.ErrSecondReader] for a
+// Histogram, Tap or Family that a Feed, another exporter or another
+// registration reads. A registration reads its Source or Family until the
+// Producer is garbage-collected, or for a Tap until the Tap's Close.
+//
 // Spans a Source had recorded before Register are in the first Produce.
 //
 // # Families
@@ -152,7 +158,10 @@
 // need attributes that differ.
 //
 // From RegisterFamily on, only the Producer should call the Family's
-// Interval or that of any of its series.
+// Interval or that of any of its series. The Family's second reader is
+// refused; a series' second reader, its Histogram read on its own besides,
+// is not (a Histogram does not know its Family), and splits that series'
+// spans.
 //
 // # Cost
 //

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/internal/readers"
 )
 
 // overflowKey is the key of the attribute, true, that marks a Family's
@@ -68,8 +69,11 @@ type familyReg struct {
 // could have the name and attributes of another registration's
 // ([ErrDuplicate]): the package doc says which.
 //
-// From RegisterFamily on, only the Producer should call f's Interval, or
-// the Interval of any of its series (see the package doc).
+// RegisterFamily refuses too an f that another exporter or registration
+// reads ([export.ErrSecondReader]). From RegisterFamily on, the
+// registration is f's reader until the Producer is garbage-collected; only
+// the Producer should call f's Interval, or the Interval of any of its
+// series (see the package doc).
 func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.TickRate, attrs ...attribute.KeyValue) error {
 	if p.err != nil {
 		return p.err
@@ -101,6 +105,9 @@ func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.T
 				return err
 			}
 		}
+	}
+	if err := readers.Family(f, p, readerName(name)); err != nil {
+		return fmt.Errorf("counterotel: %q: %w", name, err)
 	}
 	g := p.group(name)
 	g.regs = append(g.regs, &registration{rate: rate, places: newPlaces(&p.layout, rate), fam: fr})

@@ -244,7 +244,7 @@ func TestFamilyErrors(t *testing.T) {
 	var nilFamily *counter.Family
 	type call struct {
 		name   string
-		family bool            // RegisterFamily of f, or Register of h
+		family bool            // RegisterFamily of f, or Register of a new Histogram
 		f      *counter.Family //
 		attrs  []attribute.KeyValue
 	}
@@ -256,7 +256,7 @@ func TestFamilyErrors(t *testing.T) {
 		if c.family {
 			return p.RegisterFamily(c.name, c.f, rate, c.attrs...)
 		}
-		return p.Register(c.name, h, rate, c.attrs...)
+		return p.Register(c.name, counter.NewHistogram(), rate, c.attrs...)
 	}
 	for _, c := range []struct {
 		call

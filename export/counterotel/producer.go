@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/internal/readers"
 )
 
 // The defaults of [WithMaxSize] and [WithMaxScale]; the package doc says
@@ -242,13 +244,15 @@ func (p *Producer) init() {
 // instrument name or is longer than 246 characters ([ErrInvalidName]), an
 // attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
 // be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
-// ([export.ErrZeroRate]), and a name and set of attributes registered
+// ([export.ErrZeroRate]), a name and set of attributes registered
 // before, or that a point of a registered Family could have (a
 // [*FamilyError]), or a name another registration's sums have
-// ([ErrDuplicate]).
+// ([ErrDuplicate]), and a src, Histogram or Tap, that a Feed, another
+// exporter or another registration reads ([export.ErrSecondReader]).
 //
-// From Register on, only the Producer should call src's Interval (see the
-// package doc).
+// From Register on, the registration is src's reader until the Producer
+// is garbage-collected, or for a Tap until its Close; only the Producer
+// should call src's Interval (see the package doc).
 func (p *Producer) Register(name string, src export.Source, rate counter.TickRate, attrs ...attribute.KeyValue) error {
 	if p.err != nil {
 		return p.err
@@ -289,10 +293,19 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 			}
 		}
 	}
+	if err := readers.Source[export.Tap](src, p, readerName(name)); err != nil {
+		return fmt.Errorf("counterotel: %q: %w", name, err)
+	}
 	g := p.group(name)
 	g.regs = append(g.regs, &registration{src: src, rate: rate, places: newPlaces(&p.layout, rate), one: p.newSeries(set, time.Now())})
 	p.registered[k] = true
 	return nil
+}
+
+// readerName returns how a refusal of a second reader names the
+// registration name as the first.
+func readerName(name string) string {
+	return "a counterotel Producer's registration " + strconv.Quote(name)
 }
 
 // group returns the group of name, made where there is none. p.mu is held.

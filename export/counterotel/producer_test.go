@@ -325,7 +325,7 @@ func TestRegisterErrors(t *testing.T) {
 	if err := p.Register("taken", h, rate, attribute.String("a", "1"), attribute.String("b", "2")); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Register("other.migrated", h, rate); err != nil {
+	if err := p.Register("other.migrated", counter.NewHistogram(), rate); err != nil {
 		t.Fatal(err)
 	}
 	var nilHistogram *counter.Histogram
@@ -355,6 +355,8 @@ func TestRegisterErrors(t *testing.T) {
 		{"taken.negative", h, rate, nil, counterotel.ErrDuplicate},
 		{"taken.migrated", h, rate, nil, counterotel.ErrDuplicate},
 		{"other", h, rate, nil, counterotel.ErrDuplicate},
+		// h's second reader.
+		{"fresh", h, rate, nil, export.ErrSecondReader},
 	} {
 		err := p.Register(c.name, c.src, c.rate, c.attrs...)
 		if !errors.Is(err, c.want) {
@@ -374,7 +376,7 @@ func TestRegisterErrors(t *testing.T) {
 		{"taken", []attribute.KeyValue{attribute.String("a", "1")}},
 		{"taken", []attribute.KeyValue{attribute.String("a", "1"), attribute.String("b", "3")}},
 	} {
-		if err := p.Register(c.name, h, rate, c.attrs...); err != nil {
+		if err := p.Register(c.name, counter.NewHistogram(), rate, c.attrs...); err != nil {
 			t.Errorf("Register(%.20q, %v): %v", c.name, c.attrs, err)
 		}
 	}
