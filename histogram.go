@@ -175,11 +175,18 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 	return s
 }
 
-// Interval fills dst with the spans recorded since the previous Interval
-// (since NewHistogram for the first): every span whose Record returned
-// before Interval was called, whatever the goroutine that recorded it is
-// doing now (recording, blocked, asleep, in a system call, ended, or
-// calling Interval), and none that an earlier Interval had. A span recorded
+// Interval takes the spans recorded since the previous Interval, whoever
+// called it, into dst, so a Histogram has one reader: two would each get
+// part of the spans. To read one Histogram in several places, make an
+// export.Feed of it and give each reader a Tap. A Feed or an exporter of a
+// Histogram that another Feed or exporter reads is refused (the error
+// wraps export.ErrSecondReader); calls of Interval are not checked.
+//
+// dst holds the spans recorded since the previous Interval (since
+// NewHistogram for the first): every span whose Record returned before
+// Interval was called, whatever the goroutine that recorded it is doing
+// now (recording, blocked, asleep, in a system call, ended, or calling
+// Interval), and none that an earlier Interval had. A span recorded
 // while Interval runs goes to this snapshot or the next. Each span is in
 // exactly one Interval's snapshot, whole: its count, sum and bounds, or its
 // count apart, are all in the same one.

@@ -351,10 +351,15 @@ func (f *Family) Len() int {
 // its series (calls to Interval take turns). After its first call it
 // allocates only where a series' Histogram.Interval does.
 //
-// A series' Histogram, from With, may also be read with its own Interval,
-// but each span goes to exactly one Interval: the two readers would split
-// the spans, neither seeing them all. Read a Family's series through it
-// alone, or through their own Intervals alone.
+// As a Histogram's, a Family's Interval takes the spans, so a Family has
+// one reader: two would each get part of the spans. An exporter of a
+// Family that another exporter reads is refused (the error wraps
+// export.ErrSecondReader); there is no Feed of a Family. A series'
+// Histogram, from With, may also be read with its own Interval, or by an
+// exporter of its own, and that is not refused, but each span goes to
+// exactly one Interval: the two readers would split the series' spans,
+// neither seeing them all. Read a Family's series through it alone, or
+// through their own Intervals alone.
 func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
 	f.interval.Lock()
 	defer f.interval.Unlock()
