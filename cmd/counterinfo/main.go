@@ -8,9 +8,9 @@
 // decide whether the counter is sound (CPU, hypervisor, the invariant and
 // RDTSCP bits, Linux's clocksource and /proc/cpuinfo flags, the kernel's own
 // TSC rate); the counter's drift against the raw monotonic clock over a
-// window; the cost of each kind of read next to time.Now, and how the
-// package's brackets read the raw clock and at what cost (bracket_read,
-// bracket_read_ns: rawclock.Clock.Kind and Cost); the counter's resolution, its
+// window; the cost of each kind of read next to time.Now, and of the raw
+// clock read as the package's brackets read it, with the path they take
+// (bracket_read: the vDSO or a system call); the counter's resolution, its
 // least increment (resolution_ticks, resolution_ns), beside the least
 // advance one read sees (step_ticks, step_ns), which is about a read's cost
 // where reads are slower than the counter; the read floor, the p50, p99 and

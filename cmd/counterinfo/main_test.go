@@ -262,6 +262,10 @@ func checkReads(t *testing.T, m map[string]any) {
 	if k := m["bracket_read"]; k != rawclock.Open(false).Kind() || m["bracket_read_ns"].(float64) <= 0 {
 		t.Errorf("bracket_read %v at %v ns; want %q at more than 0 ns", k, m["bracket_read_ns"], rawclock.Open(false).Kind())
 	}
+	// The raw clock is timed once, by the brackets' path.
+	if m["bracket_read_ns"] != reads["raw_monotonic"] {
+		t.Errorf("bracket_read_ns %v, read_ns[raw_monotonic] %v; want the one figure in both", m["bracket_read_ns"], reads["raw_monotonic"])
+	}
 	checkFloor(t, m)
 }
 
@@ -434,6 +438,7 @@ func TestHumanOutput(t *testing.T) {
 		regexp.MustCompile(`(?m)^platform +\w+/\w+, \d+ CPUs$`),
 		regexp.MustCompile(`(?m)^read Now +[0-9.]+ ns a read \(median\)$`),
 		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns a read \(median\)$`),
+		regexp.MustCompile(`(?m)^read raw clock +[0-9.]+ ns a read \(median\), (through the vDSO|by a system call|through the runtime)`),
 		regexp.MustCompile(`(?m)^drift +[-+][0-9.]+ ppm against `),
 		regexp.MustCompile(`(?m)^resolution +[0-9.]+ ticks \([0-9.]+ ns\): the smallest step the counter takes, .*a Snapshot's Mean`),
 		regexp.MustCompile(`(?m)^least change +\d+ ticks \([0-9.]+ ns\): `),

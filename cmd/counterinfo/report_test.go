@@ -382,3 +382,35 @@ func reportJSON(t *testing.T, r report) map[string]any {
 	}
 	return m
 }
+
+// TestRawClockRow checks that the raw clock's cost is one row, read raw
+// clock, whatever path the brackets take: its figure printed once, with
+// the path that was timed and the clock it reads.
+func TestRawClockRow(t *testing.T) {
+	for _, tc := range []struct {
+		kind, path string
+	}{
+		{"vdso", "through the vDSO, with no system call"},
+		{"system call", "by a system call"},
+		{"runtime", "through the runtime, there being no raw clock here"},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			r := newReport()
+			r.DriftAgainst = "CLOCK_MONOTONIC_RAW"
+			r.ReadNS = map[string]float64{"now": 14.8, "time_now": 38.8, "raw_monotonic": 123.4}
+			r.BracketRead, r.BracketReadNS = tc.kind, 123.4
+			var table bytes.Buffer
+			if err := writeTable(&table, r); err != nil {
+				t.Fatal(err)
+			}
+			out := table.String()
+			want := regexp.MustCompile(`(?m)^read raw clock +` + regexp.QuoteMeta("123.4 ns a read (median), "+tc.path+": CLOCK_MONOTONIC_RAW, which the library measures and checks the counter's rate against") + `$`)
+			if !want.MatchString(out) {
+				t.Errorf("the table has no row matching %s:\n%s", want, out)
+			}
+			if n := strings.Count(out, "123.4"); n != 1 {
+				t.Errorf("the raw clock's cost is printed %d times; want once:\n%s", n, out)
+			}
+		})
+	}
+}

@@ -187,9 +187,7 @@ func tableReads(t table, r report) {
 				t.row("read "+k.name, "%.1f ns a read (median)", v)
 			}
 		}
-		if r.BracketRead != "" {
-			t.row("raw clock read", "%s, %.1f ns: how this tool and the library read the kernel's raw clock to compare the counter with it", r.BracketRead, r.BracketReadNS)
-		}
+		tableRawClock(t, r)
 		tableResolution(t, r)
 		const advance = "the smallest difference between two back-to-back readings, about one read's cost where reads are slower than the counter steps"
 		if r.Usable {
@@ -253,7 +251,28 @@ var readOrder = []struct{ key, name string }{
 	{"now_cpu", "NowCPU"},
 	{"monotonic", "Monotonic().Now"},
 	{"time_now", "time.Now"},
-	{"raw_monotonic", "raw clock"},
+}
+
+// rawPaths says, for each rawclock.Clock.Kind, how the raw clock was read.
+var rawPaths = map[string]string{
+	"vdso":        "through the vDSO, with no system call",
+	"system call": "by a system call",
+	"runtime":     "through the runtime, there being no raw clock here",
+}
+
+// tableRawClock adds the row of the raw clock's read, read_ns's
+// raw_monotonic: its cost, and the path the package's brackets take to it
+// (bracket_read), which is the path that was timed.
+func tableRawClock(t table, r report) {
+	v, ok := r.ReadNS["raw_monotonic"]
+	if !ok {
+		return
+	}
+	path := rawPaths[r.BracketRead]
+	if path == "" {
+		path = "by " + r.BracketRead
+	}
+	t.row("read raw clock", "%.1f ns a read (median), %s: %s, which the library measures and checks the counter's rate against", v, path, r.DriftAgainst)
 }
 
 // orUnknown returns s, or "unknown" where s is empty.
