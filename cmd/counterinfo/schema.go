@@ -52,8 +52,8 @@ type report struct {
 	ReadNS   map[string]float64 `json:"read_ns"`   // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, and raw_monotonic, the raw clock read by bracket_read's path
 	ReadNote string             `json:"read_note"` // why reads were skipped; "" where measured
 	// The least advance from one Begin read to the next different one
-	// (step.Smallest), as the watch's and the per-CPU check's bounds take
-	// it: the counter's resolution where reads are faster than it, and
+	// (step.Smallest; the table's least gap), as the watch's and the
+	// per-CPU check's bounds take it: the counter's resolution where reads are faster than it, and
 	// about one read's cost where they are slower. Not the resolution:
 	// resolution_ticks is.
 	StepTicks int64 `json:"step_ticks"`

@@ -189,12 +189,7 @@ func tableReads(t table, r report) {
 		}
 		tableRawClock(t, r)
 		tableResolution(t, r)
-		const advance = "the smallest difference between two back-to-back readings, about one read's cost where reads are slower than the counter steps"
-		if r.Usable {
-			t.row("least change", "%d ticks (%.1f ns): "+advance, r.StepTicks, r.StepNS)
-		} else {
-			t.row("least change", "%d ticks: "+advance, r.StepTicks)
-		}
+		tableLeastGap(t, r)
 		tableFloor(t, "floor Now→Now", r.FloorNowTicks, r.FloorNowNS, r.Usable)
 		tableFloor(t, "floor Begin→End", r.FloorBeginEndTicks, r.FloorBeginEndNS, r.Usable)
 	}
@@ -221,13 +216,37 @@ func tableResolution(t table, r report) {
 		t.row("resolution", "none: the counter did not advance in %d back-to-back reads", step.Pairs+1)
 		return
 	}
-	ticks := strconv.FormatFloat(r.ResolutionTicks, 'f', -1, 64)
-	if r.Usable {
-		ticks += " ticks (" + strconv.FormatFloat(r.ResolutionNS, 'f', -1, 64) + " ns)"
-	} else {
-		ticks += " ticks"
+	ticks := strconv.FormatFloat(r.ResolutionTicks, 'f', -1, 64) + " ticks"
+	if r.ResolutionTicks == 1 {
+		ticks = "1 tick"
 	}
-	t.row("resolution", "%s: the smallest step the counter takes, from %d back-to-back reads; code shorter than it times as whole steps: average many spans (a Snapshot's Mean)", ticks, step.Pairs+1)
+	if r.Usable {
+		ticks += " (" + strconv.FormatFloat(r.ResolutionNS, 'f', -1, 64) + " ns)"
+	}
+	t.row("resolution", "%s: the counter's own increment, the step its readings move in, however long a read takes (from %d back-to-back NowUnordered reads); code shorter than it times as whole increments: average many spans (a Snapshot's Mean)", ticks, step.Pairs+1)
+}
+
+// tableLeastGap adds the least gap between two back-to-back Begin
+// readings (step_ticks), in ticks and, where the counter is usable, in ns,
+// and says what it is here: about a read's cost where it is more than the
+// resolution and a tick (a counter scaled to read in finer ticks than it
+// counts advances by its resolution rounded up), else one increment. The
+// resolution row and this one are two figures, and say so: the counter's
+// increment, and what a read lets one see of it.
+func tableLeastGap(t table, r report) {
+	if r.StepTicks == 0 {
+		t.row("least gap", "none: no two back-to-back Begin readings differed")
+		return
+	}
+	gap := strconv.FormatInt(r.StepTicks, 10) + " ticks"
+	if r.Usable {
+		gap += " (" + strconv.FormatFloat(r.StepNS, 'f', 1, 64) + " ns)"
+	}
+	is := "one increment here, as the counter steps more slowly than a read"
+	if float64(r.StepTicks) > r.ResolutionTicks+1 {
+		is = "about one Begin read's cost here, not the resolution: reads are slower than the counter's increment"
+	}
+	t.row("least gap", "%s: the least two back-to-back Begin readings differ by: %s", gap, is)
 }
 
 // tableFloor adds the row named name of a read floor: its p50, p99 and max
