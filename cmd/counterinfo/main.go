@@ -15,7 +15,8 @@
 // between two back-to-back reads (step_ticks, step_ns), which is about a
 // read's cost where reads are slower than the counter; the read floor, the
 // p50, p99 and max of empty Now→Now and Begin→End spans read back to back
-// by [counter.Counter.Floor] (the table's floor rows; in -json
+// by [counter.Counter.Floor] (the table's floor rows, which say where a max
+// far above the p99 is an interrupt or a preemption; in -json
 // floor_now_ticks, floor_now_ns, floor_begin_end_ticks and
 // floor_begin_end_ns, each an object of p50, p99 and max); and, on Linux,
 // whether a reading handed from one CPU to another is ever behind the other

@@ -476,11 +476,13 @@ func TestHumanOutput(t *testing.T) {
 	}
 }
 
-// floorWhat is what the table says a floor row means.
-const floorWhat = `: what timing nothing measures, from 10000 empty spans; take it off short spans`
+// floorWhat is what the table says a floor row means, and where its max is
+// an outlier, what made it.
+const floorWhat = `: what timing nothing measures, from 10000 empty spans; take the median off short spans(; the max is a span an interrupt or a preemption fell in, not the reads' cost)?`
 
 // TestFloorReport checks that a report's read floors are printed as given,
 // in -json and in the table, with the ns only where the counter is usable,
+// the row whose max is an outlier saying what made it and the other not,
 // and that no floor row is printed where reads were skipped.
 func TestFloorReport(t *testing.T) {
 	r := newReport()
@@ -500,7 +502,10 @@ func TestFloorReport(t *testing.T) {
 		}
 	}
 
-	const spans = ": what timing nothing measures, from 10000 empty spans; take it off short spans"
+	const (
+		spans   = ": what timing nothing measures, from 10000 empty spans; take the median off short spans"
+		outlier = "; the max is a span an interrupt or a preemption fell in, not the reads' cost"
+	)
 	for _, tc := range []struct {
 		name   string
 		usable bool
@@ -508,11 +513,11 @@ func TestFloorReport(t *testing.T) {
 		want   [][2]string // each floor row's name and value
 	}{
 		{"usable", true, "", [][2]string{
-			{"floor Now→Now", "median 42 ticks (20.0 ns), 99% 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans},
+			{"floor Now→Now", "median 42 ticks (20.0 ns), 99% 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans + outlier},
 			{"floor Begin→End", "median 43 ticks (20.5 ns), 99% 84 ticks (40.1 ns), max 105 ticks (50.1 ns)" + spans},
 		}},
 		{"refused", false, "", [][2]string{
-			{"floor Now→Now", "median 42 ticks, 99% 63 ticks, max 2100 ticks" + spans},
+			{"floor Now→Now", "median 42 ticks, 99% 63 ticks, max 2100 ticks" + spans + outlier},
 			{"floor Begin→End", "median 43 ticks, 99% 84 ticks, max 105 ticks" + spans},
 		}},
 		{"skipped", false, "skipped", nil},

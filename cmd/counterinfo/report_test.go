@@ -438,3 +438,24 @@ func TestRawClockRow(t *testing.T) {
 		})
 	}
 }
+
+// TestOutlier checks which floors' max the table calls an interrupt or a
+// preemption: one more than four times the 99th percentile, and none where
+// the 99th percentile is 0 ticks.
+func TestOutlier(t *testing.T) {
+	for _, tc := range []struct {
+		f    floorTicks
+		want bool
+	}{
+		{floorTicks{P50: 38, P99: 42, Max: 7188}, true},
+		{floorTicks{P50: 38, P99: 42, Max: 169}, true},
+		{floorTicks{P50: 38, P99: 42, Max: 168}, false},
+		{floorTicks{P50: 38, P99: 42, Max: 42}, false},
+		{floorTicks{P50: 0, P99: 0, Max: 42}, false}, // a counter slower than its reads
+		{floorTicks{}, false},
+	} {
+		if got := outlier(tc.f); got != tc.want {
+			t.Errorf("outlier(%+v) = %v; want %v", tc.f, got, tc.want)
+		}
+	}
+}

@@ -242,11 +242,12 @@ least gap between two back-to-back reads (step_ticks, step_ns), about a
 read's cost where reads are slower than the counter; the read floor, the
 p50, p99 and max of empty Now->Now and Begin->End spans read back to back
 (counter.Floor; in JSON floor_now_ticks, floor_now_ns,
-floor_begin_end_ticks and floor_begin_end_ns); and, on Linux, whether
-readings handed between CPUs ever go backwards, and how far each CPU's
-counter is from the others'. With -watch it then keeps checking the counter
-as a service would (counter.Watch), printing each event as it happens, and
-at the end the refined rate.
+floor_begin_end_ticks and floor_begin_end_ns), a max far above the p99
+being an interrupt or a preemption; and, on Linux, whether readings handed
+between CPUs ever go backwards, and how far each CPU's counter is from the
+others'. With -watch it then keeps checking the counter as a service would
+(counter.Watch), printing each event as it happens, and at the end the
+refined rate.
 
 Output: a table, and with -watch a line of text an event and the refined
 rate. With -json, one JSON document, the report. With -json and -watch,

@@ -250,15 +250,28 @@ func tableLeastGap(t table, r report) {
 }
 
 // tableFloor adds the row named name of a read floor: its p50, p99 and max
-// in ticks, and in ns where the counter is usable and so has a rate.
+// in ticks, and in ns where the counter is usable and so has a rate; where
+// the max is an outlier, the row says what made it.
 func tableFloor(t table, name string, ticks floorTicks, ns floorNS, usable bool) {
-	const of = ": what timing nothing measures, from %d empty spans; take it off short spans"
-	if usable {
-		t.row(name, "median %d ticks (%.1f ns), 99%% %d ticks (%.1f ns), max %d ticks (%.1f ns)"+of,
-			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, counter.FloorSpans)
-	} else {
-		t.row(name, "median %d ticks, 99%% %d ticks, max %d ticks"+of, ticks.P50, ticks.P99, ticks.Max, counter.FloorSpans)
+	what := fmt.Sprintf(": what timing nothing measures, from %d empty spans; take the median off short spans", counter.FloorSpans)
+	if outlier(ticks) {
+		what += "; the max is a span an interrupt or a preemption fell in, not the reads' cost"
 	}
+	if usable {
+		t.row(name, "median %d ticks (%.1f ns), 99%% %d ticks (%.1f ns), max %d ticks (%.1f ns)%s",
+			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, what)
+	} else {
+		t.row(name, "median %d ticks, 99%% %d ticks, max %d ticks%s", ticks.P50, ticks.P99, ticks.Max, what)
+	}
+}
+
+// outlier reports whether a floor's max lies more than four times its 99th
+// percentile: no jitter of the reads stretches a span that far, and an
+// interrupt or a preemption, microseconds against reads of nanoseconds,
+// does. A floor of 0 ticks at its 99th percentile, a counter slower than
+// its reads, says nothing of what a read costs, and gives no outlier.
+func outlier(f floorTicks) bool {
+	return f.P99 > 0 && f.Max > 4*f.P99
 }
 
 // readOrder is the order and the table's names of the reads in read_ns.
