@@ -7,13 +7,19 @@ import (
 	"runtime"
 )
 
-// errUnsupported is the refusal of a build that reads no hardware counter:
-// its Counter reads the runtime's monotonic clock, whose rate needs no
-// discovery.
-var errUnsupported = &wrapError{
-	msg: "counter: no hardware counter to discover on " + runtime.GOOS + "/" + runtime.GOARCH +
-		" or with the purego tag; use Monotonic instead",
-	wrapped: errors.ErrUnsupported,
+// reported refuses: this build reads no hardware counter, and its Counter
+// reads the runtime's monotonic clock, whose rate needs no discovery.
+func reported() (hz uint64, src RateSource, err error) {
+	return 0, SourceNone, &wrapError{msg: unsupportedWhy(runtime.GOOS, runtime.GOARCH), wrapped: errors.ErrUnsupported}
 }
 
-func reported() (hz uint64, src RateSource, err error) { return 0, SourceNone, errUnsupported }
+// unsupportedWhy returns the refusal's message on goos/goarch. On amd64 and
+// arm64, which have the counter's instruction, this file builds only with
+// the purego tag, which leaves the instruction out by design; elsewhere the
+// package has no instruction to read a counter with.
+func unsupportedWhy(goos, goarch string) string {
+	if goarch == "amd64" || goarch == "arm64" {
+		return "counter: built with the purego tag, which reads no hardware counter by design; use Monotonic instead"
+	}
+	return "counter: no hardware counter this package reads on " + goos + "/" + goarch + "; use Monotonic instead"
+}

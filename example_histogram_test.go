@@ -48,8 +48,7 @@ func ExampleHistogram() {
 			case <-tick.C:
 			}
 			h.Interval(&s)
-			log.Print(s.Summary(c.Rate())) // "1000 spans: mean 1.23µs, p50 …"
-			s.Draw(log.Writer(), c.Rate()) // and a text histogram of them
+			s.Draw(log.Writer(), c.Rate()) // "1000 spans", "mean 1.23µs, p50 …", then a text histogram
 		}
 	})
 

@@ -27,6 +27,7 @@ package countertest
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -113,12 +114,32 @@ func clock() counter.Counter {
 // [testing.B.RunParallel]. The compiler keeps b.Loop's own loop body
 // alive, but not the code inside body: body should store its result where
 // the compiler cannot prove it unused, such as a package-level variable.
-// Where body is nil, Bench fails the benchmark and times nothing. With
-// go test -v, Bench also logs a text histogram of the spans
-// ([counter.Snapshot.Draw]), the reads' floor in them.
+// Where body is nil, or Bench is called inside a b.Loop loop, a second time
+// in one benchmark, or under RunParallel, it fails the benchmark with a
+// message that says what to do, and times nothing. With go test -v, Bench
+// also logs a text histogram of the spans ([counter.Snapshot.Draw]), the
+// reads' floor in them.
 func Bench(b *testing.B, body func()) {
-	if body == nil {
+	b.Helper()
+	calls := called(b)
+	switch {
+	case underRunParallel():
+		// Not the benchmark's goroutine, where FailNow would end this
+		// goroutine alone; each of RunParallel's calls gets here, and the
+		// first says why.
+		if calls == 0 {
+			b.Error("countertest: Bench called under b.RunParallel: it times the iterations of one goroutine, the benchmark's own; call it from the benchmark function, outside RunParallel")
+		}
+		return
+	case body == nil:
 		b.Fatal("countertest: Bench needs a body to time, and was given nil")
+	case b.N == 0:
+		// The testing package sets b.N to 0 from a benchmark's first
+		// b.Loop until its last, and to at least 1 before it calls the
+		// benchmark function.
+		b.Fatal("countertest: Bench called inside a b.Loop loop: Bench runs b.Loop itself; call it once in place of the loop: countertest.Bench(b, func() { ... })")
+	case calls > 0:
+		b.Fatal("countertest: Bench called a second time in one benchmark: the first ran b.Loop to its end; call it once, not in a loop, and give each body a benchmark or a b.Run sub-benchmark of its own")
 	}
 	c := clock()
 	h := counter.NewHistogram()
@@ -142,6 +163,51 @@ func Bench(b *testing.B, body func()) {
 	report(b, &s, floor, floorMean, c.Rate())
 	if testing.Verbose() {
 		b.Log(picture(&s, floor, c.Rate()))
+	}
+}
+
+// benches counts, for each benchmark running, its calls of Bench, so that
+// a second is refused: Bench runs b.Loop to its end, and a second b.Loop
+// would find the timer stopped. A benchmark's count goes when the
+// benchmark function returns.
+var benches struct {
+	sync.Mutex
+	calls map[*testing.B]int
+}
+
+// called counts a call of Bench by b and returns how many came before it.
+func called(b *testing.B) int {
+	benches.Lock()
+	defer benches.Unlock()
+	if benches.calls == nil {
+		benches.calls = map[*testing.B]int{}
+	}
+	n := benches.calls[b]
+	benches.calls[b] = n + 1
+	if n == 0 {
+		b.Cleanup(func() {
+			benches.Lock()
+			defer benches.Unlock()
+			delete(benches.calls, b)
+		})
+	}
+	return n
+}
+
+// underRunParallel reports whether Bench runs in a goroutine that
+// [testing.B.RunParallel] started: its stack then holds RunParallel's
+// closure, which calls the body it was given.
+func underRunParallel() bool {
+	var pcs [64]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, "testing.(*B).RunParallel.") {
+			return true
+		}
+		if !more {
+			return false
+		}
 	}
 }
 

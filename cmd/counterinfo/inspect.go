@@ -98,11 +98,13 @@ func reportReads(r *report, c counter.Counter, disc *counter.Discovery, opts opt
 		// a usable counter's would.
 		c = counter.New(counter.TickRate{})
 	}
-	r.ReadNS = readCosts(c)
 	// Opened for a thread where RDTSC does not fault: inspect reads nothing
 	// where the counter's instruction faults (ErrDisabled).
 	raw := rawclock.Open(false)
-	r.BracketRead, r.BracketReadNS = raw.Kind(), round(float64(raw.Cost())/float64(time.Nanosecond), 1)
+	r.ReadNS = readCosts(c, raw)
+	// One measurement of the raw clock's read, timed as the counter's
+	// reads are: bracket_read_ns cannot disagree with read_ns.
+	r.BracketRead, r.BracketReadNS = raw.Kind(), r.ReadNS["raw_monotonic"]
 	step := smallestStep(c)
 	r.StepTicks = int64(step)
 	r.StepNS = round(ns(step, c.Rate()), 1)

@@ -8,14 +8,15 @@
 // decide whether the counter is sound (CPU, hypervisor, the invariant and
 // RDTSCP bits, Linux's clocksource and /proc/cpuinfo flags, the kernel's own
 // TSC rate); the counter's drift against the raw monotonic clock over a
-// window; the cost of each kind of read next to time.Now, and how the
-// package's brackets read the raw clock and at what cost (bracket_read,
-// bracket_read_ns: rawclock.Clock.Kind and Cost); the counter's resolution, its
-// least increment (resolution_ticks, resolution_ns), beside the least
-// advance one read sees (step_ticks, step_ns), which is about a read's cost
-// where reads are slower than the counter; the read floor, the p50, p99 and
-// max of empty Now→Now and Begin→End spans read back to back by
-// [counter.Counter.Floor] (the table's floor rows; in -json
+// window; the cost of each kind of read next to time.Now, and of the raw
+// clock read as the package's brackets read it, with the path they take
+// (bracket_read: the vDSO or a system call); the counter's resolution, its
+// own increment (resolution_ticks, resolution_ns), beside the least gap
+// between two back-to-back reads (step_ticks, step_ns), which is about a
+// read's cost where reads are slower than the counter; the read floor, the
+// p50, p99 and max of empty Now→Now and Begin→End spans read back to back
+// by [counter.Counter.Floor] (the table's floor rows, which say where a max
+// far above the p99 is an interrupt or a preemption; in -json
 // floor_now_ticks, floor_now_ns, floor_begin_end_ticks and
 // floor_begin_end_ns, each an object of p50, p99 and max); and, on Linux,
 // whether a reading handed from one CPU to another is ever behind the other

@@ -262,6 +262,10 @@ func checkReads(t *testing.T, m map[string]any) {
 	if k := m["bracket_read"]; k != rawclock.Open(false).Kind() || m["bracket_read_ns"].(float64) <= 0 {
 		t.Errorf("bracket_read %v at %v ns; want %q at more than 0 ns", k, m["bracket_read_ns"], rawclock.Open(false).Kind())
 	}
+	// The raw clock is timed once, by the brackets' path.
+	if m["bracket_read_ns"] != reads["raw_monotonic"] {
+		t.Errorf("bracket_read_ns %v, read_ns[raw_monotonic] %v; want the one figure in both", m["bracket_read_ns"], reads["raw_monotonic"])
+	}
 	checkFloor(t, m)
 }
 
@@ -434,9 +438,10 @@ func TestHumanOutput(t *testing.T) {
 		regexp.MustCompile(`(?m)^platform +\w+/\w+, \d+ CPUs$`),
 		regexp.MustCompile(`(?m)^read Now +[0-9.]+ ns a read \(median\)$`),
 		regexp.MustCompile(`(?m)^read time\.Now +[0-9.]+ ns a read \(median\)$`),
+		regexp.MustCompile(`(?m)^read raw clock +[0-9.]+ ns a read \(median\), (through the vDSO|by a system call|through the runtime)`),
 		regexp.MustCompile(`(?m)^drift +[-+][0-9.]+ ppm against `),
-		regexp.MustCompile(`(?m)^resolution +[0-9.]+ ticks \([0-9.]+ ns\): the smallest step the counter takes, .*a Snapshot's Mean`),
-		regexp.MustCompile(`(?m)^least change +\d+ ticks \([0-9.]+ ns\): `),
+		regexp.MustCompile(`(?m)^resolution +[0-9.]+ ticks? \([0-9.]+ ns\): the counter's own increment, .*a Snapshot's Mean`),
+		regexp.MustCompile(`(?m)^least gap +\d+ ticks \([0-9.]+ ns\): the least two back-to-back Begin readings differ by: `),
 		regexp.MustCompile(`(?m)^uncertainty +[0-9.]+ ppm: `),
 		regexp.MustCompile(`(?m)^floor Now→Now +median \d+ ticks \([0-9.]+ ns\), 99% \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\)` + floorWhat + `$`),
 		regexp.MustCompile(`(?m)^floor Begin→End +median \d+ ticks \([0-9.]+ ns\), 99% \d+ ticks \([0-9.]+ ns\), max \d+ ticks \([0-9.]+ ns\)` + floorWhat + `$`),
@@ -471,11 +476,13 @@ func TestHumanOutput(t *testing.T) {
 	}
 }
 
-// floorWhat is what the table says a floor row means.
-const floorWhat = `: what timing nothing measures, from 10000 empty spans; take it off short spans`
+// floorWhat is what the table says a floor row means, and where its max is
+// an outlier, what made it.
+const floorWhat = `: what timing nothing measures, from 10000 empty spans; take the median off short spans(; the max is a span an interrupt or a preemption fell in, not the reads' cost)?`
 
 // TestFloorReport checks that a report's read floors are printed as given,
 // in -json and in the table, with the ns only where the counter is usable,
+// the row whose max is an outlier saying what made it and the other not,
 // and that no floor row is printed where reads were skipped.
 func TestFloorReport(t *testing.T) {
 	r := newReport()
@@ -495,7 +502,10 @@ func TestFloorReport(t *testing.T) {
 		}
 	}
 
-	const spans = ": what timing nothing measures, from 10000 empty spans; take it off short spans"
+	const (
+		spans   = ": what timing nothing measures, from 10000 empty spans; take the median off short spans"
+		outlier = "; the max is a span an interrupt or a preemption fell in, not the reads' cost"
+	)
 	for _, tc := range []struct {
 		name   string
 		usable bool
@@ -503,11 +513,11 @@ func TestFloorReport(t *testing.T) {
 		want   [][2]string // each floor row's name and value
 	}{
 		{"usable", true, "", [][2]string{
-			{"floor Now→Now", "median 42 ticks (20.0 ns), 99% 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans},
+			{"floor Now→Now", "median 42 ticks (20.0 ns), 99% 63 ticks (30.1 ns), max 2100 ticks (1001.9 ns)" + spans + outlier},
 			{"floor Begin→End", "median 43 ticks (20.5 ns), 99% 84 ticks (40.1 ns), max 105 ticks (50.1 ns)" + spans},
 		}},
 		{"refused", false, "", [][2]string{
-			{"floor Now→Now", "median 42 ticks, 99% 63 ticks, max 2100 ticks" + spans},
+			{"floor Now→Now", "median 42 ticks, 99% 63 ticks, max 2100 ticks" + spans + outlier},
 			{"floor Begin→End", "median 43 ticks, 99% 84 ticks, max 105 ticks" + spans},
 		}},
 		{"skipped", false, "skipped", nil},

@@ -295,9 +295,12 @@ func TestWatchNotRunKeepsStatus(t *testing.T) {
 }
 
 // TestResolutionReport checks that the resolution is printed beside the
-// least advance, as given: in -json resolution_ticks and resolution_ns
-// beside step_ticks and step_ns, and in the table in ticks, with the ns
-// where the counter is usable, and the advice for short code.
+// least gap, as given, each saying what it is: in -json resolution_ticks and
+// resolution_ns beside step_ticks and step_ns, and in the table in ticks,
+// with the ns where the counter is usable; the resolution as the counter's
+// own increment, with the advice for short code, and the least gap as a
+// read's cost where it is more than the resolution and a tick, else as one
+// increment.
 func TestResolutionReport(t *testing.T) {
 	r := newReport()
 	r.Usable, r.RateHz, r.Rate = true, 2_400_000_000, "2.4 GHz"
@@ -307,27 +310,43 @@ func TestResolutionReport(t *testing.T) {
 	if m["resolution_ticks"] != 41.67 || m["resolution_ns"] != 17.36 || m["step_ticks"] != 56.0 || m["step_ns"] != 23.3 {
 		t.Errorf("resolution %v ticks, %v ns; step %v ticks, %v ns; want 41.67, 17.36, 56, 23.3", m["resolution_ticks"], m["resolution_ns"], m["step_ticks"], m["step_ns"])
 	}
+	const (
+		increment = `the counter's own increment, the step its readings move in, however long a read takes \(from 16385 back-to-back NowUnordered reads\); code shorter than it times as whole increments: average many spans \(a Snapshot's Mean\)$`
+		gap       = `the least two back-to-back Begin readings differ by: `
+		readCost  = gap + `about one Begin read's cost here, not the resolution: reads are slower than the counter's increment$`
+		oneStep   = gap + `one increment here, as the counter steps more slowly than a read$`
+	)
 	for _, tc := range []struct {
 		name   string
 		usable bool
-		ticks  float64
+		res    float64
+		step   int64
 		want   []string // rows, as regular expressions
+		not    []string // what no row may say
 	}{
-		{"usable", true, 41.67, []string{
-			`(?m)^resolution +41\.67 ticks \(17\.36 ns\): the smallest step the counter takes, from 16385 back-to-back reads; code shorter than it times as whole steps: average many spans \(a Snapshot's Mean\)$`,
-			`(?m)^least change +56 ticks \(23\.3 ns\): the smallest difference between two back-to-back readings`,
-			`(?m)^resolution .*\n^least change `,
-		}},
-		{"refused", false, 2, []string{
-			`(?m)^resolution +2 ticks: the smallest step the counter takes`,
-			`(?m)^least change +56 ticks: the smallest difference`,
-		}},
-		{"never advanced", true, 0, []string{
+		{"usable", true, 41.67, 56, []string{
+			`(?m)^resolution +41\.67 ticks \(17\.36 ns\): ` + increment,
+			`(?m)^least gap +56 ticks \(23\.3 ns\): ` + readCost,
+			`(?m)^resolution .*\n^least gap `,
+		}, nil},
+		{"refused", false, 2, 56, []string{
+			`(?m)^resolution +2 ticks: ` + increment,
+			`(?m)^least gap +56 ticks: ` + readCost,
+		}, nil},
+		{"one tick", false, 1, 56, []string{`(?m)^resolution +1 tick: `}, nil},
+		// A counter scaled to read in finer ticks than it counts, read
+		// faster than it advances: the least gap is its increment rounded
+		// up, one increment.
+		{"slow counter", true, 41.67, 42, []string{
+			`(?m)^least gap +42 ticks \(23\.3 ns\): ` + oneStep,
+		}, []string{"read's cost"}},
+		{"never advanced", true, 0, 0, []string{
 			`(?m)^resolution +none: the counter did not advance in 16385 back-to-back reads$`,
-		}},
+			`(?m)^least gap +none: no two back-to-back Begin readings differed$`,
+		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r.Usable, r.ResolutionTicks = tc.usable, tc.ticks
+			r.Usable, r.ResolutionTicks, r.StepTicks = tc.usable, tc.res, tc.step
 			var table bytes.Buffer
 			if err := writeTable(&table, r); err != nil {
 				t.Fatal(err)
@@ -335,6 +354,11 @@ func TestResolutionReport(t *testing.T) {
 			for _, want := range tc.want {
 				if !regexp.MustCompile(want).MatchString(table.String()) {
 					t.Errorf("the table has no row matching %s:\n%s", want, table.String())
+				}
+			}
+			for _, not := range tc.not {
+				if strings.Contains(table.String(), not) {
+					t.Errorf("the table says %q:\n%s", not, table.String())
 				}
 			}
 		})
@@ -381,4 +405,57 @@ func reportJSON(t *testing.T, r report) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestRawClockRow checks that the raw clock's cost is one row, read raw
+// clock, whatever path the brackets take: its figure printed once, with
+// the path that was timed and the clock it reads.
+func TestRawClockRow(t *testing.T) {
+	for _, tc := range []struct {
+		kind, path string
+	}{
+		{"vdso", "through the vDSO, with no system call"},
+		{"system call", "by a system call"},
+		{"runtime", "through the runtime, there being no raw clock here"},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			r := newReport()
+			r.DriftAgainst = "CLOCK_MONOTONIC_RAW"
+			r.ReadNS = map[string]float64{"now": 14.8, "time_now": 38.8, "raw_monotonic": 123.4}
+			r.BracketRead, r.BracketReadNS = tc.kind, 123.4
+			var table bytes.Buffer
+			if err := writeTable(&table, r); err != nil {
+				t.Fatal(err)
+			}
+			out := table.String()
+			want := regexp.MustCompile(`(?m)^read raw clock +` + regexp.QuoteMeta("123.4 ns a read (median), "+tc.path+": CLOCK_MONOTONIC_RAW, which the library measures and checks the counter's rate against") + `$`)
+			if !want.MatchString(out) {
+				t.Errorf("the table has no row matching %s:\n%s", want, out)
+			}
+			if n := strings.Count(out, "123.4"); n != 1 {
+				t.Errorf("the raw clock's cost is printed %d times; want once:\n%s", n, out)
+			}
+		})
+	}
+}
+
+// TestOutlier checks which floors' max the table calls an interrupt or a
+// preemption: one more than four times the 99th percentile, and none where
+// the 99th percentile is 0 ticks.
+func TestOutlier(t *testing.T) {
+	for _, tc := range []struct {
+		f    floorTicks
+		want bool
+	}{
+		{floorTicks{P50: 38, P99: 42, Max: 7188}, true},
+		{floorTicks{P50: 38, P99: 42, Max: 169}, true},
+		{floorTicks{P50: 38, P99: 42, Max: 168}, false},
+		{floorTicks{P50: 38, P99: 42, Max: 42}, false},
+		{floorTicks{P50: 0, P99: 0, Max: 42}, false}, // a counter slower than its reads
+		{floorTicks{}, false},
+	} {
+		if got := outlier(tc.f); got != tc.want {
+			t.Errorf("outlier(%+v) = %v; want %v", tc.f, got, tc.want)
+		}
+	}
 }

@@ -235,16 +235,17 @@ counterinfo tells whether this machine's free-running counter (the TSC on
 amd64, CNTVCT_EL0 on arm64) can be trusted for timing: the rate discovery
 finds and where it came from, or why it refused; the platform facts behind
 that; the counter's drift against the raw monotonic clock; the cost of each
-read next to time.Now, and of the brackets' read of the raw clock (vdso or
-system call; bracket_read, bracket_read_ns); the counter's resolution, its
-least increment (resolution_ticks, resolution_ns), beside the least advance
-one read sees (step_ticks, step_ns), about a read's cost where reads are
-slower than the counter; the read floor, the p50, p99 and max of empty
-Now->Now and Begin->End spans read back to back (counter.Floor; in JSON
-floor_now_ticks, floor_now_ns, floor_begin_end_ticks and
-floor_begin_end_ns); and, on Linux, whether readings handed between CPUs
-ever go backwards, and how far each CPU's counter is from the others'. With
--watch it then keeps checking the counter as a service would
+read next to time.Now, and of the raw clock by the path the brackets take
+(vdso or system call; bracket_read, bracket_read_ns); the counter's
+resolution, its own increment (resolution_ticks, resolution_ns), beside the
+least gap between two back-to-back reads (step_ticks, step_ns), about a
+read's cost where reads are slower than the counter; the read floor, the
+p50, p99 and max of empty Now->Now and Begin->End spans read back to back
+(counter.Floor; in JSON floor_now_ticks, floor_now_ns,
+floor_begin_end_ticks and floor_begin_end_ns), a max far above the p99
+being an interrupt or a preemption; and, on Linux, whether readings handed
+between CPUs ever go backwards, and how far each CPU's counter is from the
+others'. With -watch it then keeps checking the counter as a service would
 (counter.Watch), printing each event as it happens, and at the end the
 refined rate.
 

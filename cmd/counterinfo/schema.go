@@ -49,18 +49,19 @@ type report struct {
 	DriftNote     string  `json:"drift_note"`      // why there is no drift; "" where measured
 
 	// Reads.
-	ReadNS   map[string]float64 `json:"read_ns"`   // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, raw_monotonic
+	ReadNS   map[string]float64 `json:"read_ns"`   // median ns a read: now, now_unordered, begin, end, now_cpu, time_now, monotonic, and raw_monotonic, the raw clock read by bracket_read's path
 	ReadNote string             `json:"read_note"` // why reads were skipped; "" where measured
 	// The least advance from one Begin read to the next different one
-	// (step.Smallest), as the watch's and the per-CPU check's bounds take
-	// it: the counter's resolution where reads are faster than it, and
+	// (step.Smallest; the table's least gap), as the watch's and the
+	// per-CPU check's bounds take it: the counter's resolution where reads are faster than it, and
 	// about one read's cost where they are slower. Not the resolution:
 	// resolution_ticks is.
 	StepTicks int64 `json:"step_ticks"`
 	// How the package's brackets (discovery, the per-CPU check, the
 	// watch) read the raw clock: "vdso", "system call" or "runtime"
-	// (rawclock.Clock.Kind), and the median ns of one such read
-	// (rawclock.Clock.Cost). Empty and 0 where reads were skipped.
+	// (rawclock.Clock.Kind), and the median ns of one such read, the same
+	// figure as read_ns's raw_monotonic. Empty and 0 where reads were
+	// skipped.
 	BracketRead   string  `json:"bracket_read"`
 	BracketReadNS float64 `json:"bracket_read_ns"`
 	StepNS        float64 `json:"step_ns"` // StepTicks at the rate; 0 when refused

@@ -187,16 +187,9 @@ func tableReads(t table, r report) {
 				t.row("read "+k.name, "%.1f ns a read (median)", v)
 			}
 		}
-		if r.BracketRead != "" {
-			t.row("raw clock read", "%s, %.1f ns: how this tool and the library read the kernel's raw clock to compare the counter with it", r.BracketRead, r.BracketReadNS)
-		}
+		tableRawClock(t, r)
 		tableResolution(t, r)
-		const advance = "the smallest difference between two back-to-back readings, about one read's cost where reads are slower than the counter steps"
-		if r.Usable {
-			t.row("least change", "%d ticks (%.1f ns): "+advance, r.StepTicks, r.StepNS)
-		} else {
-			t.row("least change", "%d ticks: "+advance, r.StepTicks)
-		}
+		tableLeastGap(t, r)
 		tableFloor(t, "floor Now→Now", r.FloorNowTicks, r.FloorNowNS, r.Usable)
 		tableFloor(t, "floor Begin→End", r.FloorBeginEndTicks, r.FloorBeginEndNS, r.Usable)
 	}
@@ -223,25 +216,62 @@ func tableResolution(t table, r report) {
 		t.row("resolution", "none: the counter did not advance in %d back-to-back reads", step.Pairs+1)
 		return
 	}
-	ticks := strconv.FormatFloat(r.ResolutionTicks, 'f', -1, 64)
-	if r.Usable {
-		ticks += " ticks (" + strconv.FormatFloat(r.ResolutionNS, 'f', -1, 64) + " ns)"
-	} else {
-		ticks += " ticks"
+	ticks := strconv.FormatFloat(r.ResolutionTicks, 'f', -1, 64) + " ticks"
+	if r.ResolutionTicks == 1 {
+		ticks = "1 tick"
 	}
-	t.row("resolution", "%s: the smallest step the counter takes, from %d back-to-back reads; code shorter than it times as whole steps: average many spans (a Snapshot's Mean)", ticks, step.Pairs+1)
+	if r.Usable {
+		ticks += " (" + strconv.FormatFloat(r.ResolutionNS, 'f', -1, 64) + " ns)"
+	}
+	t.row("resolution", "%s: the counter's own increment, the step its readings move in, however long a read takes (from %d back-to-back NowUnordered reads); code shorter than it times as whole increments: average many spans (a Snapshot's Mean)", ticks, step.Pairs+1)
+}
+
+// tableLeastGap adds the least gap between two back-to-back Begin
+// readings (step_ticks), in ticks and, where the counter is usable, in ns,
+// and says what it is here: about a read's cost where it is more than the
+// resolution and a tick (a counter scaled to read in finer ticks than it
+// counts advances by its resolution rounded up), else one increment. The
+// resolution row and this one are two figures, and say so: the counter's
+// increment, and what a read lets one see of it.
+func tableLeastGap(t table, r report) {
+	if r.StepTicks == 0 {
+		t.row("least gap", "none: no two back-to-back Begin readings differed")
+		return
+	}
+	gap := strconv.FormatInt(r.StepTicks, 10) + " ticks"
+	if r.Usable {
+		gap += " (" + strconv.FormatFloat(r.StepNS, 'f', 1, 64) + " ns)"
+	}
+	is := "one increment here, as the counter steps more slowly than a read"
+	if float64(r.StepTicks) > r.ResolutionTicks+1 {
+		is = "about one Begin read's cost here, not the resolution: reads are slower than the counter's increment"
+	}
+	t.row("least gap", "%s: the least two back-to-back Begin readings differ by: %s", gap, is)
 }
 
 // tableFloor adds the row named name of a read floor: its p50, p99 and max
-// in ticks, and in ns where the counter is usable and so has a rate.
+// in ticks, and in ns where the counter is usable and so has a rate; where
+// the max is an outlier, the row says what made it.
 func tableFloor(t table, name string, ticks floorTicks, ns floorNS, usable bool) {
-	const of = ": what timing nothing measures, from %d empty spans; take it off short spans"
-	if usable {
-		t.row(name, "median %d ticks (%.1f ns), 99%% %d ticks (%.1f ns), max %d ticks (%.1f ns)"+of,
-			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, counter.FloorSpans)
-	} else {
-		t.row(name, "median %d ticks, 99%% %d ticks, max %d ticks"+of, ticks.P50, ticks.P99, ticks.Max, counter.FloorSpans)
+	what := fmt.Sprintf(": what timing nothing measures, from %d empty spans; take the median off short spans", counter.FloorSpans)
+	if outlier(ticks) {
+		what += "; the max is a span an interrupt or a preemption fell in, not the reads' cost"
 	}
+	if usable {
+		t.row(name, "median %d ticks (%.1f ns), 99%% %d ticks (%.1f ns), max %d ticks (%.1f ns)%s",
+			ticks.P50, ns.P50, ticks.P99, ns.P99, ticks.Max, ns.Max, what)
+	} else {
+		t.row(name, "median %d ticks, 99%% %d ticks, max %d ticks%s", ticks.P50, ticks.P99, ticks.Max, what)
+	}
+}
+
+// outlier reports whether a floor's max lies more than four times its 99th
+// percentile: no jitter of the reads stretches a span that far, and an
+// interrupt or a preemption, microseconds against reads of nanoseconds,
+// does. A floor of 0 ticks at its 99th percentile, a counter slower than
+// its reads, says nothing of what a read costs, and gives no outlier.
+func outlier(f floorTicks) bool {
+	return f.P99 > 0 && f.Max > 4*f.P99
 }
 
 // readOrder is the order and the table's names of the reads in read_ns.
@@ -253,7 +283,28 @@ var readOrder = []struct{ key, name string }{
 	{"now_cpu", "NowCPU"},
 	{"monotonic", "Monotonic().Now"},
 	{"time_now", "time.Now"},
-	{"raw_monotonic", "raw clock"},
+}
+
+// rawPaths says, for each rawclock.Clock.Kind, how the raw clock was read.
+var rawPaths = map[string]string{
+	"vdso":        "through the vDSO, with no system call",
+	"system call": "by a system call",
+	"runtime":     "through the runtime, there being no raw clock here",
+}
+
+// tableRawClock adds the row of the raw clock's read, read_ns's
+// raw_monotonic: its cost, and the path the package's brackets take to it
+// (bracket_read), which is the path that was timed.
+func tableRawClock(t table, r report) {
+	v, ok := r.ReadNS["raw_monotonic"]
+	if !ok {
+		return
+	}
+	path := rawPaths[r.BracketRead]
+	if path == "" {
+		path = "by " + r.BracketRead
+	}
+	t.row("read raw clock", "%.1f ns a read (median), %s: %s, which the library measures and checks the counter's rate against", v, path, r.DriftAgainst)
 }
 
 // orUnknown returns s, or "unknown" where s is empty.

@@ -34,7 +34,7 @@ func Example() {
 		NativeHistogramBucketFactor: 1.01, // schema 7: quantiles within 0.94%
 	}))
 	http.Handle("/metrics", promhttp.Handler())
-	go http.ListenAndServe("127.0.0.1:9090", nil)
+	go http.ListenAndServe("127.0.0.1:2112", nil)
 
 	start := c.Now() // in the worker, as the Distributions section shows
 	h.Record(c.Now().Sub(start))
