@@ -108,11 +108,12 @@ func routes(t *testing.T) *http.ServeMux {
 		if err := rc.Flush(); err != nil {
 			t.Errorf("ResponseController's Flush through the middleware: %v", err)
 		}
-		_, _ = io.WriteString(w, "streamed")
 		w.WriteHeader(http.StatusTeapot) // too late: the flush sent 200
+		_, _ = io.WriteString(w, "streamed")
 	})
 	mux.HandleFunc("/copy", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(w, strings.NewReader(strings.Repeat("x", 4096)))
+		src := struct{ io.Reader }{strings.NewReader(strings.Repeat("x", 4096))} // no WriteTo
+		_, _ = io.Copy(w, src)
 		w.WriteHeader(http.StatusTeapot) // too late: the copy sent 200
 	})
 	// A body written before a status sends 200, by Write or WriteString.
