@@ -40,3 +40,21 @@ func ExampleHandler() {
 	// ["GET" "GET /items/{id}" "200"]: 2
 	// ["GET" "unmatched" "404"]: 1
 }
+
+// A service wraps its ServeMux once, and every request it serves is
+// timed; it exports f as any Family, with counterprom or counterotel.
+func Example_serve() {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /items/{id}", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "item "+r.PathValue("id"))
+	})
+	f, err := counter.NewFamily([]string{"method", "route", "status"}, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Fatal(http.ListenAndServe("localhost:8080", counterhttp.Handler(f, c, mux)))
+}
