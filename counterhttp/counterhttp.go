@@ -33,11 +33,14 @@ import (
 //     OpenTelemetry's HTTP conventions name it, for any other;
 //   - route is the pattern of the [http.ServeMux] that matched the request
 //     (its [http.Request.Pattern], such as "GET /items/{id}"), and
-//     "unmatched" where none did: a 404 or 405 of the mux, or a next that is
-//     no ServeMux;
+//     "unmatched" where none did: a 404 or 405 of the mux, a CONNECT request
+//     it redirects (net/http gives that its own path as pattern), or a next
+//     that is no ServeMux;
 //   - status is the first final status code the handler wrote, 1xx
-//     informational responses aside, and "200" where it wrote none before
-//     returning, as net/http then sends (a hijacked connection too).
+//     informational responses aside, and "200" where it returned having
+//     written none, as net/http then sends; a handler that hijacked the
+//     connection wrote its response past the middleware, which counts it
+//     as 200 too.
 //
 // The route is read after next returns, from the request Handler passed
 // on: next must be the ServeMux, or hand it that same *http.Request. A
@@ -51,13 +54,13 @@ import (
 // goes on to net/http untouched, which logs it and closes the connection.
 //
 // Each request costs two reads of c, a look-up of its series by
-// [counter.Family.With] and a record, and one allocation: the
+// [counter.Family.With], a record, and one allocation: the
 // [http.ResponseWriter] that next sees, which keeps the status. That
-// writer passes everything through, and has the optional methods that
-// [http.ResponseController] and type assertions look for: Flush and
-// FlushError, Hijack, ReadFrom, WriteString, and Unwrap for the rest. Its
-// Flush and Hijack report the underlying writer's [http.ErrNotSupported]
-// as an error where the underlying writer has none (Flush as a no-op).
+// writer passes everything on, has the optional methods that type
+// assertions look for (Flush, Hijack, ReadFrom, WriteString) and Unwrap
+// for [http.ResponseController]; where the writer it wraps cannot flush or
+// hijack, Flush does nothing and Hijack returns an error that wraps
+// [http.ErrNotSupported].
 func Handler(f *counter.Family, c counter.Counter, next http.Handler) http.Handler {
 	if f == nil {
 		panic("counterhttp: Handler of a nil Family: make one with counter.NewFamily")
@@ -97,5 +100,5 @@ func (h *handler) record(start counter.Tickstamp, r *http.Request, w *statusWrit
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	h.f.With(methodValue(r.Method), routeValue(r.Pattern), statusValue(status)).Record(span)
+	h.f.With(methodValue(r.Method), routeValue(r, status), statusValue(status)).Record(span)
 }

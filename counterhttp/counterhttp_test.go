@@ -89,6 +89,9 @@ func routes(t *testing.T) *http.ServeMux {
 		w.WriteHeader(http.StatusInternalServerError) // ignored by net/http
 	})
 	mux.HandleFunc("/dir/", func(w http.ResponseWriter, r *http.Request) {})
+	api := http.NewServeMux() // a mux within the mux
+	api.HandleFunc("GET /api/items", func(w http.ResponseWriter, r *http.Request) {})
+	mux.Handle("/api/", api)
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(20 * time.Millisecond)
 	})
@@ -165,6 +168,8 @@ func TestServer(t *testing.T) {
 		{"GET", "/twice", 1, 418, series{"GET", "/twice", "418"}},
 		{"GET", "/dir", 1, 307, series{"GET", "/dir/", "307"}}, // the mux's redirect to /dir/
 		{"GET", "/nowhere", 2, 404, series{"GET", "unmatched", "404"}},
+		{"GET", "/api/items", 1, 200, series{"GET", "GET /api/items", "200"}}, // the inner mux's pattern
+		{"GET", "/api/none", 1, 404, series{"GET", "unmatched", "404"}},
 		{"DELETE", "/items/1", 1, 405, series{"DELETE", "unmatched", "405"}},
 		{"PURGE", "/items/1", 1, 405, series{"_OTHER", "unmatched", "405"}},
 		{"get", "/quiet", 1, 200, series{"_OTHER", "/quiet", "200"}}, // methods are case-sensitive

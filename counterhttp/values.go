@@ -42,12 +42,16 @@ func methodValue(m string) string {
 	return otherMethod
 }
 
-// routeValue returns the route value of a request's pattern p.
-func routeValue(p string) string {
-	if p == "" {
+// routeValue returns the route value of request r, answered with status:
+// its pattern, or unmatched where it has none. A CONNECT request that the
+// mux redirects to add a trailing slash has its own path as its pattern
+// (net/http's findHandler, Go 1.22 to 1.26 at least), a value a client
+// chooses: it counts as unmatched too.
+func routeValue(r *http.Request, status int) string {
+	if r.Pattern == "" || r.Method == http.MethodConnect && status == http.StatusTemporaryRedirect {
 		return unmatched
 	}
-	return p
+	return r.Pattern
 }
 
 // statusDigits holds the three digits of each status code from 100 to 999,

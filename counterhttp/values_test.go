@@ -2,6 +2,7 @@ package counterhttp
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
 )
@@ -32,6 +33,29 @@ func TestMethodValue(t *testing.T) {
 	for _, tt := range tests {
 		if got := methodValue(tt.method); got != tt.want {
 			t.Errorf("methodValue(%q) = %q; want %q", tt.method, got, tt.want)
+		}
+	}
+}
+
+// TestRouteValue checks that a CONNECT request the mux redirects counts as
+// unmatched, not under the path net/http gives it as its pattern, while
+// other requests count under their pattern.
+func TestRouteValue(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/a/{x}/", func(w http.ResponseWriter, r *http.Request) {})
+	tests := []struct{ method, path, want string }{
+		{"CONNECT", "/a/chosen-by-the-client", unmatched},
+		{"GET", "/a/chosen-by-the-client", "/a/{x}/"},
+		{"GET", "/a/b/", "/a/{x}/"},
+		{"CONNECT", "/a/b/", "/a/{x}/"},
+		{"GET", "/elsewhere", unmatched},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest(tt.method, tt.path, nil)
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		if got := routeValue(r, w.Code); got != tt.want {
+			t.Errorf("%s %s: route %q (pattern %q, status %d); want %q", tt.method, tt.path, got, r.Pattern, w.Code, tt.want)
 		}
 	}
 }
