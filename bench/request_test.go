@@ -37,7 +37,7 @@ var requestLabels = [8][2]string{
 // classic buckets and with native buckets, and into the OpenTelemetry
 // SDK's Float64Histogram, with its default explicit buckets and
 // exponential at scale 7, as a careful user does: an attribute set and
-// record option made once for each pair. Each runs on one goroutine and
+// its record options made once for each pair. Each runs on one goroutine and
 // on two at once (goroutines=2, ns/op then being the time of the pair
 // over the requests of both). Run it as
 //
@@ -113,16 +113,18 @@ func prometheusTimer(opts prometheus.HistogramOpts) func(k int) {
 }
 
 // otelTimer returns BenchmarkRequest's timing into h, with an attribute
-// set of method and route made once for each pair.
+// set of method and route made once for each pair, and the slice of
+// options that holds it too: a Record given the option alone allocates
+// the slice its variadic parameter needs.
 func otelTimer(h otelmetric.Float64Histogram) func(k int) {
-	var opts [len(requestLabels)]otelmetric.RecordOption
+	var opts [len(requestLabels)][]otelmetric.RecordOption
 	for k, l := range requestLabels {
-		opts[k] = otelmetric.WithAttributeSet(attribute.NewSet(attribute.String("method", l[0]), attribute.String("route", l[1])))
+		opts[k] = []otelmetric.RecordOption{otelmetric.WithAttributeSet(attribute.NewSet(attribute.String("method", l[0]), attribute.String("route", l[1])))}
 	}
 	ctx := context.Background()
 	return func(k int) {
 		start := time.Now()
-		h.Record(ctx, time.Since(start).Seconds(), opts[k])
+		h.Record(ctx, time.Since(start).Seconds(), opts[k]...)
 	}
 }
 
