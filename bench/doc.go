@@ -13,6 +13,12 @@
 //     SDK's own, and BenchmarkExportPrometheusFamily and
 //     BenchmarkExportOTelFamily a collection of a Family of 200 series
 //     against a HistogramVec and 200 attribute sets.
+//   - BenchmarkRequest times the instrumentation of one request, two
+//     clock reads and a record labelled by method and route, with a Family
+//     against time.Now with Prometheus's HistogramVec and with the
+//     OpenTelemetry SDK's histogram, on one goroutine and on two;
+//     BenchmarkRequestMiddleware serves a request through counterhttp's
+//     Handler and through promhttp's InstrumentHandlerDuration.
 //   - BenchmarkCollectWhileRecording times collecting a Histogram's
 //     interval, and writing a Prometheus histogram, while two goroutines
 //     record into it.
