@@ -113,10 +113,13 @@ func clock() counter.Counter {
 // [testing.B.RunParallel]. The compiler keeps b.Loop's own loop body
 // alive, but not the code inside body: body should store its result where
 // the compiler cannot prove it unused, such as a package-level variable.
-// Where body is nil, Bench fails the benchmark and times nothing. With
-// go test -v, Bench also logs a text histogram of the spans
-// ([counter.Snapshot.Draw]), the reads' floor in them.
+// Where body is nil, Bench fails the benchmark and times nothing; where b is
+// nil, it panics. With go test -v, Bench also logs a text histogram of the
+// spans ([counter.Snapshot.Draw]), the reads' floor in them.
 func Bench(b *testing.B, body func()) {
+	if b == nil {
+		panic("countertest: Bench: a nil *testing.B; call Bench from a benchmark function, with its b")
+	}
 	if body == nil {
 		b.Fatal("countertest: Bench needs a body to time, and was given nil")
 	}
