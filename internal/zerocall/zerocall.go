@@ -63,6 +63,12 @@ type Func struct {
 	// generated call's. A name that is not one of the generated cases adds
 	// a case.
 	Custom map[string]func() error
+
+	// Later, where not nil, returns the error that a generated call's
+	// results report afterwards, where they report it so: a
+	// prometheus.Collector that New never refuses, whose Register returns
+	// the error. It is called where the call itself returned no error.
+	Later func(results []any) error
 }
 
 // A Value makes valid values of one type, a fresh one for each call, for
@@ -87,8 +93,11 @@ const timeout = 30 * time.Second
 // Run checks that funcs list exactly the exported functions and methods of
 // the package in the test's directory, as the build of this test selects
 // its files, and calls each case of each, in a subtest named after the
-// function and the case. prefix is the package's ("counter: ").
-func Run(t *testing.T, prefix string, values []Value, funcs []Func) {
+// function and the case. prefix is the package's ("counter: "), which
+// every panic and error must start with; an error may instead start with
+// one of errPrefixes, a sibling package's whose sentinel errors the
+// package returns as they are.
+func Run(t *testing.T, prefix string, values []Value, funcs []Func, errPrefixes ...string) {
 	t.Helper()
 	decls, err := exported(".")
 	if err != nil {
@@ -111,7 +120,8 @@ func Run(t *testing.T, prefix string, values []Value, funcs []Func) {
 			continue
 		}
 		seen[name] = true
-		t.Run(name, func(t *testing.T) { runFunc(t, prefix, name, params, valid, f) })
+		p := prefixes{prefix, append([]string{prefix}, errPrefixes...)}
+		t.Run(name, func(t *testing.T) { runFunc(t, p, name, params, valid, f) })
 	}
 	for _, name := range slices.Sorted(maps.Keys(decls)) {
 		if !seen[name] {
@@ -131,8 +141,14 @@ type call struct {
 	missing reflect.Type
 }
 
+// prefixes are what a package's panics and errors start with.
+type prefixes struct {
+	panics string
+	errors []string
+}
+
 // runFunc checks f's rows against its cases and calls each case.
-func runFunc(t *testing.T, prefix, name string, params []string, valid map[reflect.Type]func() reflect.Value, f Func) {
+func runFunc(t *testing.T, p prefixes, name string, params []string, valid map[reflect.Type]func() reflect.Value, f Func) {
 	fn := reflect.ValueOf(f.Fn)
 	if n := fn.Type().NumIn(); n != len(params) {
 		t.Fatalf("%v takes %d arguments, its receiver counted; its declaration has %d: %v", fn.Type(), n, len(params), params)
@@ -167,8 +183,8 @@ func runFunc(t *testing.T, prefix, name string, params []string, valid map[refle
 			}
 			_, isValid := f.Valid[c.name]
 			why, isRuntime := f.Runtime[c.name]
-			o := do(t, fn, c, valid)
-			if msg := verdict(prefix, subject(name), o, isValid, isRuntime); msg != "" {
+			o := do(t, fn, c, valid, f.Later)
+			if msg := verdict(p, subject(name), o, isValid, isRuntime); msg != "" {
 				t.Fatal(msg)
 			}
 			if _, ok := o.p.(runtime.Error); ok {
@@ -274,7 +290,7 @@ type outcome struct {
 // do makes the call c of fn, with valid values made from valid, on a
 // goroutine of its own, and returns what it did, failing t where it has not
 // returned within the timeout.
-func do(t *testing.T, fn reflect.Value, c call, valid map[reflect.Type]func() reflect.Value) outcome {
+func do(t *testing.T, fn reflect.Value, c call, valid map[reflect.Type]func() reflect.Value, later func([]any) error) outcome {
 	var args []reflect.Value
 	if c.custom == nil {
 		args = makeArgs(t, fn.Type(), c, valid)
@@ -291,7 +307,10 @@ func do(t *testing.T, fn reflect.Value, c call, valid map[reflect.Type]func() re
 		if c.custom != nil {
 			o.err = c.custom()
 		} else {
-			o.err = results(invoke(fn, args))
+			out := invoke(fn, args)
+			if o.err = results(out); o.err == nil && later != nil {
+				o.err = later(interfaces(out))
+			}
 		}
 		o.returned = true
 	}()
@@ -335,6 +354,15 @@ func results(out []reflect.Value) error {
 	return err
 }
 
+// interfaces returns the values of vs.
+func interfaces(vs []reflect.Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v.Interface()
+	}
+	return out
+}
+
 // isSeq reports whether t is an iterator's type: func(yield func(...) bool).
 func isSeq(t reflect.Type) bool {
 	if t.Kind() != reflect.Func || t.NumIn() != 1 || t.NumOut() != 0 {
@@ -346,22 +374,22 @@ func isSeq(t reflect.Type) bool {
 
 // verdict returns why o is not what a nil or zero value should get, ""
 // where it is: a returned error or a panic, each with a message that
-// starts with prefix, a panic's naming subject too; a normal return where
-// valid; any panic where runtimeOK.
-func verdict(prefix, subject string, o outcome, valid, runtimeOK bool) string {
+// starts with one of p's, a panic's naming subject too; a normal return
+// where valid; any panic where runtimeOK.
+func verdict(p prefixes, subject string, o outcome, valid, runtimeOK bool) string {
 	switch {
 	case o.panicked:
 		msg := fmt.Sprint(o.p)
 		if _, ok := o.p.(runtime.Error); ok && !runtimeOK {
-			return fmt.Sprintf("panicked with a run-time error: %s; want an error or a panic that starts with %q", msg, prefix)
+			return fmt.Sprintf("panicked with a run-time error: %s; want an error or a panic that starts with %q", msg, p.panics)
 		} else if ok {
 			return ""
 		}
 		switch {
 		case valid:
 			return fmt.Sprintf("panicked: %s; want a normal return, as the row says nil or zero is valid here", msg)
-		case !strings.HasPrefix(msg, prefix):
-			return fmt.Sprintf("panic %q; want a message that starts with %q", msg, prefix)
+		case !strings.HasPrefix(msg, p.panics):
+			return fmt.Sprintf("panic %q; want a message that starts with %q", msg, p.panics)
 		case !strings.Contains(msg, subject):
 			return fmt.Sprintf("panic %q; want a message that names %s", msg, subject)
 		}
@@ -371,11 +399,11 @@ func verdict(prefix, subject string, o outcome, valid, runtimeOK bool) string {
 			return fmt.Sprintf("returned the error %q; want none, as the row says nil or zero is valid here", msg)
 		case runtimeOK:
 			return fmt.Sprintf("returned the error %q; want a panic, as the row says", msg)
-		case !strings.HasPrefix(msg, prefix):
-			return fmt.Sprintf("error %q; want a message that starts with %q", msg, prefix)
+		case !slices.ContainsFunc(p.errors, func(prefix string) bool { return strings.HasPrefix(msg, prefix) }):
+			return fmt.Sprintf("error %q; want a message that starts with one of %q", msg, p.errors)
 		}
 	case !valid:
-		return fmt.Sprintf("returned normally; want an error or a panic that starts with %q, or a row that says nil or zero is valid here", prefix)
+		return fmt.Sprintf("returned normally; want an error or a panic that starts with %q, or a row that says nil or zero is valid here", p.panics)
 	}
 	return ""
 }

@@ -104,6 +104,8 @@ func TestVerdict(t *testing.T) {
 		{"run-time panic allowed", outcome{panicked: true, p: rt}, false, true, ""},
 		{"error", outcome{returned: true, err: errors.New("pkg: no")}, false, false, ""},
 		{"unprefixed error", outcome{returned: true, err: errors.New("no")}, false, false, "starts with"},
+		{"sibling's error", outcome{returned: true, err: errors.New("sibling: no")}, false, false, ""},
+		{"sibling's panic", outcome{panicked: true, p: "sibling: T.M: no"}, false, false, "starts with"},
 		{"error where valid", outcome{returned: true, err: errors.New("pkg: no")}, true, false, "want none"},
 		{"error where a panic is", outcome{returned: true, err: errors.New("pkg: no")}, false, true, "want a panic"},
 		{"return", outcome{returned: true}, false, false, "returned normally"},
@@ -111,7 +113,7 @@ func TestVerdict(t *testing.T) {
 		{"return where a panic is", outcome{returned: true}, false, true, "returned normally"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := verdict("pkg: ", "T", c.o, c.valid, c.runtimeOK)
+			got := verdict(prefixes{"pkg: ", []string{"pkg: ", "sibling: "}}, "T", c.o, c.valid, c.runtimeOK)
 			switch {
 			case c.fails == "" && got != "":
 				t.Errorf("verdict = %q; want a pass", got)
