@@ -75,8 +75,8 @@ var (
 	ErrInvalidAttribute = errors.New("counterotel: invalid attribute")
 
 	// ErrNilSource is the refusal of a Source that cannot be read: nil, a
-	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]). It is
-	// export.ErrNilSource, which counterprom refuses too.
+	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]).
+	// It is export.ErrNilSource, which counterprom refuses too.
 	ErrNilSource = export.ErrNilSource
 
 	// ErrDuplicate is the refusal of a name and set of attributes already
@@ -187,6 +187,12 @@ func WithMaxScale(s int32) Option {
 	}
 }
 
+// errNilProducer returns the refusal of the method call on a nil
+// *Producer.
+func errNilProducer(call string) error {
+	return errors.New("counterotel: Producer." + call + ": a nil *Producer; make one with NewProducer")
+}
+
 // fail keeps err where it is the first wrong option.
 func (p *Producer) fail(err error) {
 	if p.err == nil {
@@ -250,6 +256,9 @@ func (p *Producer) init() {
 // From Register on, only the Producer should call src's Interval (see the
 // package doc).
 func (p *Producer) Register(name string, src export.Source, rate counter.TickRate, attrs ...attribute.KeyValue) error {
+	if p == nil {
+		return errNilProducer("Register")
+	}
 	if p.err != nil {
 		return p.err
 	}
@@ -316,6 +325,9 @@ func (p *Producer) group(name string) *group {
 // registrations of that name made before and after the call. The sums
 // beside it have descriptions of their own, which say what they count.
 func (p *Producer) Describe(name, description string) {
+	if p == nil {
+		panic(errNilProducer("Describe").Error())
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.init()
@@ -377,8 +389,13 @@ func (p *Producer) clash(name string) error {
 // no span: the next Produce has them. Once started, it finishes, since the
 // spans it has taken are nowhere else.
 func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, error) {
-	if p.err != nil {
+	switch {
+	case p == nil:
+		return nil, errNilProducer("Produce")
+	case p.err != nil:
 		return nil, p.err
+	case ctx == nil:
+		return nil, errors.New("counterotel: Producer.Produce: a nil ctx; pass the reader's context")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
