@@ -247,7 +247,7 @@ func (p *Producer) init() {
 // of a Producer whose option was wrong ([ErrInvalidOption]), a name that is not an
 // instrument name or is longer than 246 characters ([ErrInvalidName]), an
 // attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
-// be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
+// be read: nil, a nil of any kind, a zero Histogram or Tap ([ErrNilSource]), the zero rate
 // ([export.ErrZeroRate]), and a name and set of attributes registered
 // before, or that a point of a registered Family could have (a
 // [*FamilyError]), or a name another registration's sums have

@@ -119,9 +119,9 @@ var (
 	ErrBadBounds = errors.New("counterprom: a bucket bound is NaN or given twice")
 	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
 	// ErrNilSource is the refusal of a source that cannot be read: nil, a
-	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]), and
-	// NewFamily's of a nil or zero Family. It is export.ErrNilSource, which
-	// counterotel refuses too.
+	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]),
+	// and NewFamily's of a nil or zero Family. It is export.ErrNilSource,
+	// which counterotel refuses too.
 	ErrNilSource = export.ErrNilSource
 )
 
