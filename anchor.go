@@ -562,10 +562,12 @@ func (a *Anchor) Bound() time.Duration { return a.load("Bound").pair.bound }
 // load returns the state in force, and panics, naming the method call, where
 // a is nil or the zero Anchor.
 func (a *Anchor) load(call string) *anchorState {
-	if why := a.unusable(call); why != "" {
-		panic(why)
+	if a != nil {
+		if s := a.state.Load(); s != nil {
+			return s
+		}
 	}
-	return a.state.Load()
+	panic(a.unusable(call))
 }
 
 // unusable returns why the method call cannot use a, "" where it can: a is
