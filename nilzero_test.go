@@ -41,7 +41,6 @@ func TestNilAndZero(t *testing.T) {
 		zerocall.Make(func() counter.WatchOptions { return counter.WatchOptions{} }),
 		zerocall.Make(func() *counter.Snapshot { return new(counter.Snapshot) }),
 		zerocall.Make(counter.NewHistogram),
-		zerocall.Make(func() *counter.Recorder { return counter.NewHistogram().Recorder() }),
 		zerocall.Make(func() *counter.Family { return must(counter.NewFamily([]string{"route"}, 0)) }),
 		zerocall.Make(func() *counter.Anchor { return must(counter.NewAnchor(counter.Monotonic())) }),
 		zerocall.Make(func() *counter.Watch { return must(counter.NewWatch(counter.New(rate), counter.WatchOptions{})) }),
