@@ -258,8 +258,8 @@ func argsOf(ft reflect.Type, c call, valid map[reflect.Type]func() reflect.Value
 		if a.IsValid() {
 			continue
 		}
-		if make := valid[ft.In(j)]; make != nil {
-			args[j] = make()
+		if fresh := valid[ft.In(j)]; fresh != nil {
+			args[j] = fresh()
 		} else {
 			args[j] = reflect.Zero(ft.In(j))
 		}
@@ -267,7 +267,7 @@ func argsOf(ft reflect.Type, c call, valid map[reflect.Type]func() reflect.Value
 	return args
 }
 
-// makeArgs returns argsOf, failing t where a Value's make panics.
+// makeArgs returns argsOf, failing t where a Value panics making one.
 func makeArgs(t *testing.T, ft reflect.Type, c call, valid map[reflect.Type]func() reflect.Value) (args []reflect.Value) {
 	t.Helper()
 	defer func() {
