@@ -70,7 +70,8 @@ import (
 // further ahead, and that is slewed out as above.
 //
 // An Anchor is safe for concurrent use: any number of goroutines may
-// convert while one re-anchors, and conversions never wait for it.
+// convert while one re-anchors, and conversions never wait for it. The zero
+// Anchor is not usable: make one with NewAnchor.
 type Anchor struct {
 	// read reads the clock ordered after the loads and stores before it,
 	// as publish's proof needs: Now for a Clock whose reads are ordered,
@@ -347,7 +348,7 @@ func halfUp(w Tickdelta, r TickRate) time.Duration {
 // descheduled in it) also reads the clock once, as [Counter.Begin] does for
 // a [Counter], and with its Now for any other clock.
 func (a *Anchor) Time(t Tickstamp) time.Time {
-	s := a.state.Load()
+	s := a.load("Time")
 	if next := s.next.Load(); next != nil {
 		g := a.across(s, next, t)
 		return g.at(t, s.rate)
@@ -400,6 +401,9 @@ func (a *Anchor) cutFor(s, next *anchorState) Tickstamp {
 // and allocates one state. It returns an error, and keeps the
 // previous pair, where the clock ran backwards in every bracket.
 func (a *Anchor) Reanchor() error {
+	if why := a.unusable("Reanchor"); why != "" {
+		return errors.New(why)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p, err := a.takePair()
@@ -484,6 +488,12 @@ func (a *Anchor) complete(old, next *anchorState) {
 // reading converts as it did (30 re-anchorings; see [Anchor]), and returns
 // Reanchor's error where Reanchor fails.
 func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
+	if why := a.unusable("Run"); why != "" {
+		return errors.New(why)
+	}
+	if ctx == nil {
+		return errors.New("counter: Anchor.Run: a nil ctx; pass the context whose end stops the re-anchoring")
+	}
 	if period < minRunPeriod {
 		return errors.New("counter: an anchor cannot re-anchor every " + period.String() + ": the period must be at least " + minRunPeriod.String())
 	}
@@ -511,6 +521,9 @@ func (a *Anchor) Run(ctx context.Context, period time.Duration) error {
 // wall clock. It returns an error where the clock ran backwards in every
 // bracket.
 func (a *Anchor) Drift() (time.Duration, error) {
+	if why := a.unusable("Drift"); why != "" {
+		return 0, errors.New(why)
+	}
 	p, err := a.takePair()
 	if err != nil {
 		return 0, err
@@ -544,4 +557,27 @@ func (a *Anchor) lag() time.Duration {
 // Bound returns half the width of the bracket the last anchoring kept: how
 // far, at most, the pair it took is off. It is rounded up to the nanosecond,
 // and zero for a clock that did not advance across the wall-clock read.
-func (a *Anchor) Bound() time.Duration { return a.state.Load().pair.bound }
+func (a *Anchor) Bound() time.Duration { return a.load("Bound").pair.bound }
+
+// load returns the state in force, and panics, naming the method call, where
+// a is nil or the zero Anchor.
+func (a *Anchor) load(call string) *anchorState {
+	if a != nil {
+		if s := a.state.Load(); s != nil {
+			return s
+		}
+	}
+	panic(a.unusable(call))
+}
+
+// unusable returns why the method call cannot use a, "" where it can: a is
+// nil, or the zero Anchor, which NewAnchor did not make.
+func (a *Anchor) unusable(call string) string {
+	switch {
+	case a == nil:
+		return "counter: Anchor." + call + ": a nil *Anchor; make one with NewAnchor"
+	case a.state.Load() == nil:
+		return "counter: Anchor." + call + ": the zero Anchor has no pair of readings; make one with NewAnchor"
+	}
+	return ""
+}

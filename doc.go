@@ -25,7 +25,13 @@
 //   - Refusals. Discover refuses a counter it cannot vouch for, each time
 //     with an error that is, or wraps, a sentinel whose doc says what to
 //     read instead: [ErrNotInvariant], [ErrDisabled], [ErrCPUsDisagree],
-//     [ErrNoRate], [ErrMeasure] and [ErrRateOutOfRange].
+//     [ErrNoRate], [ErrMeasure] and [ErrRateOutOfRange]. A nil or zero
+//     value that a function cannot use (a nil *Snapshot, the zero Anchor)
+//     is refused with an error where the function returns one, and
+//     otherwise with a panic whose message names the call and what to do.
+//     The hot paths, [Histogram.Record], [Recorder.Record] and
+//     [Recorder.RecordCPU], leave a nil receiver to Go's own nil-pointer
+//     panic, which costs them no branch.
 //   - Distributions. A [Histogram] keeps spans as ticks on the hot path:
 //     a [Recorder] for each goroutine that records, or
 //     [Histogram.Record] from any goroutine. A reporter takes what was

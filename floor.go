@@ -26,6 +26,9 @@ const FloorSpans = 10000
 // where dst's buckets reach its spans: into a Snapshot that held a floor
 // before, unless a span is shorter or longer than every span it held.
 func (c Counter) Floor(p Pair, dst *Snapshot) {
+	if dst == nil {
+		panic("counter: Counter.Floor: a nil dst; pass a *Snapshot to fill")
+	}
 	dst.Reset()
 	if p == BeginEnd {
 		for range FloorSpans {

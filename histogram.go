@@ -218,6 +218,10 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // a writer that recorded in both of the last two Intervals: in a steady
 // state, nothing.
 func (h *Histogram) Interval(dst *Snapshot) {
+	h.mustBeUsable("Interval")
+	if dst == nil {
+		panic("counter: Histogram.Interval: a nil dst; pass a *Snapshot to fill")
+	}
 	h.forgetOwners()
 	h.c.Interval(&dst.d)
 }
@@ -230,5 +234,17 @@ func (h *Histogram) forgetOwners() {
 		if s := &h.shards[i]; s.owner.Load() != 0 {
 			s.owner.Store(0)
 		}
+	}
+}
+
+// mustBeUsable panics, naming the method call, where h is nil or the zero
+// Histogram, as the cold paths do; Record leaves a nil h to Go's
+// nil-pointer panic, and lock says what is wrong with a zero one.
+func (h *Histogram) mustBeUsable(call string) {
+	switch {
+	case h == nil:
+		panic("counter: Histogram." + call + ": a nil *Histogram; make one with NewHistogram")
+	case h.c == nil:
+		panic("counter: Histogram." + call + ": the zero Histogram has no shards; make one with NewHistogram")
 	}
 }

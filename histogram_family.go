@@ -323,12 +323,17 @@ func (f *Family) newSeries() *Histogram {
 }
 
 // Labels returns a copy of the Family's label names, in the order of the
-// values With takes.
-func (f *Family) Labels() []string { return slices.Clone(f.labels) }
+// values With takes; none for the zero Family, which an exporter tells
+// from a Family that NewFamily made so.
+func (f *Family) Labels() []string {
+	f.mustNotBeNil("Labels")
+	return slices.Clone(f.labels)
+}
 
 // Len returns how many series the Family holds, the overflow series
-// included once made: at most its limit.
+// included once made: at most its limit, and 0 for the zero Family.
 func (f *Family) Len() int {
+	f.mustNotBeNil("Len")
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := len(f.members)
@@ -361,6 +366,13 @@ func (f *Family) Len() int {
 // neither seeing them all. Read a Family's series through it alone, or
 // through their own Intervals alone.
 func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
+	f.mustNotBeNil("Interval")
+	switch {
+	case f.table.Load() == nil:
+		panic("counter: Family.Interval: the zero Family has no labels; make one with NewFamily")
+	case visit == nil:
+		panic("counter: Family.Interval: a nil visit; pass a func that reads each series' Snapshot")
+	}
 	f.interval.Lock()
 	defer f.interval.Unlock()
 	if f.scratch == nil {
@@ -370,6 +382,13 @@ func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
 	members, overflow := f.members, f.overflow.Load()
 	f.mu.Unlock()
 	f.intervalEach(members, overflow, visit)
+}
+
+// mustNotBeNil panics, naming the method call, where f is nil.
+func (f *Family) mustNotBeNil(call string) {
+	if f == nil {
+		panic("counter: Family." + call + ": a nil *Family; make one with NewFamily")
+	}
 }
 
 // intervalEach takes each series' Interval into f.scratch in turn and

@@ -40,6 +40,7 @@ type Recorder struct {
 // Recorder's state alone, about 400 bytes; the Recorder takes a tally, a
 // spare one h already has or a new one, at its 65th span.
 func (h *Histogram) Recorder() *Recorder {
+	h.mustBeUsable("Recorder")
 	w := h.c.NewWriter()
 	r := &Recorder{w}
 	// A Recorder that is dropped before it takes a tally (its first
@@ -94,6 +95,9 @@ func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
 // attaches itself again; that first span waits for an Interval that is
 // running where the Recorder is not yet off the list.
 func (r *Recorder) Close() {
+	if r == nil {
+		panic("counter: Recorder.Close: a nil *Recorder; get one from Histogram.Recorder")
+	}
 	r.writer().Close()
 	runtime.KeepAlive(r) // as in Record
 }

@@ -27,6 +27,13 @@ type Snapshot struct {
 	d handover.Dist
 }
 
+// mustNotBeNil panics, naming the method call, where s is nil.
+func (s *Snapshot) mustNotBeNil(call string) {
+	if s == nil {
+		panic("counter: Snapshot." + call + ": a nil *Snapshot; declare a Snapshot and pass its address")
+	}
+}
+
 // QuantileError is the largest relative error of [Snapshot.Quantile] against
 // the exact order statistic it estimates: a quantile q of a snapshot whose
 // exact ⌈q·n⌉-th smallest span is x lies within x·QuantileError of x (it is
@@ -36,24 +43,37 @@ const QuantileError = 1.0 / 256
 
 // Reset empties the Snapshot, keeping the memory of its buckets for what
 // is added to it next.
-func (s *Snapshot) Reset() { s.d.Reset() }
+func (s *Snapshot) Reset() {
+	s.mustNotBeNil("Reset")
+	s.d.Reset()
+}
 
 // Count returns how many spans the distribution holds: every span recorded
 // but the negative ones and those that changed CPU.
-func (s *Snapshot) Count() uint64 { return s.d.Count() }
+func (s *Snapshot) Count() uint64 {
+	s.mustNotBeNil("Count")
+	return s.d.Count()
+}
 
 // Min returns the smallest span of the distribution, exactly; 0 where it is
 // empty.
-func (s *Snapshot) Min() Tickdelta { return Tickdelta(s.d.Min()) }
+func (s *Snapshot) Min() Tickdelta {
+	s.mustNotBeNil("Min")
+	return Tickdelta(s.d.Min())
+}
 
 // Max returns the largest span of the distribution, exactly; 0 where it is
 // empty.
-func (s *Snapshot) Max() Tickdelta { return Tickdelta(s.d.Max()) }
+func (s *Snapshot) Max() Tickdelta {
+	s.mustNotBeNil("Max")
+	return Tickdelta(s.d.Max())
+}
 
 // Sum returns the sum of the distribution's spans, exactly where it is at
 // most 2⁶³−1 ticks, and 2⁶³−1 where it is more (a sum kept to 128 bits,
 // which [Snapshot.Mean] divides).
 func (s *Snapshot) Sum() Tickdelta {
+	s.mustNotBeNil("Sum")
 	hi, lo := s.d.Sum()
 	if hi != 0 || lo > math.MaxInt64 {
 		return maxTickdelta
@@ -64,7 +84,10 @@ func (s *Snapshot) Sum() Tickdelta {
 // Sum128 returns the exact sum of the distribution's spans as a 128-bit
 // number, hi·2⁶⁴ + lo: what [Snapshot.Sum] saturates, for code that keeps
 // sums of its own, as an exporter's running total does.
-func (s *Snapshot) Sum128() (hi, lo uint64) { return s.d.Sum() }
+func (s *Snapshot) Sum128() (hi, lo uint64) {
+	s.mustNotBeNil("Sum128")
+	return s.d.Sum()
+}
 
 // Mean returns the mean of the distribution's spans, its exact sum divided
 // by its count and rounded to the nearest tick (halves up); 0 where it is
@@ -74,6 +97,7 @@ func (s *Snapshot) Sum128() (hi, lo uint64) { return s.d.Sum() }
 // reports the resolution, beside the least advance a read sees, which is
 // larger where a read costs more than an increment).
 func (s *Snapshot) Mean() Tickdelta {
+	s.mustNotBeNil("Mean")
 	n := s.d.Count()
 	if n == 0 {
 		return 0
@@ -91,17 +115,26 @@ func (s *Snapshot) Mean() Tickdelta {
 // Negative returns how many negative spans were recorded: spans whose two
 // readings crossed, as readings of two CPUs whose counters disagree can.
 // They are in no other figure of the Snapshot.
-func (s *Snapshot) Negative() uint64 { return s.d.Negative() }
+func (s *Snapshot) Negative() uint64 {
+	s.mustNotBeNil("Negative")
+	return s.d.Negative()
+}
 
 // Migrated returns how many spans were recorded by RecordCPU with two
 // different CPUs ([Recorder.RecordCPU]). They are in no other figure of the
 // Snapshot.
-func (s *Snapshot) Migrated() uint64 { return s.d.Migrated() }
+func (s *Snapshot) Migrated() uint64 {
+	s.mustNotBeNil("Migrated")
+	return s.d.Migrated()
+}
 
 // UnknownCPU returns how many of the distribution's spans were recorded by
 // RecordCPU with CPU -1 at both ends, where the hardware did not say: a
 // migration during them could not be seen.
-func (s *Snapshot) UnknownCPU() uint64 { return s.d.UnknownCPU() }
+func (s *Snapshot) UnknownCPU() uint64 {
+	s.mustNotBeNil("UnknownCPU")
+	return s.d.UnknownCPU()
+}
 
 // Quantile returns the span below which a fraction q of the distribution
 // lies: an estimate of its k-th smallest span, k = ⌈q·n⌉ for n spans,
@@ -115,6 +148,7 @@ func (s *Snapshot) UnknownCPU() uint64 { return s.d.UnknownCPU() }
 // 901st. k is exact for every count, beyond 2⁵³ too, and clamped to 1 to n:
 // q ≤ 0 or NaN gives the smallest span, q ≥ 1 the largest.
 func (s *Snapshot) Quantile(q float64) Tickdelta {
+	s.mustNotBeNil("Quantile")
 	n := s.d.Count()
 	if n == 0 {
 		return 0
@@ -143,6 +177,7 @@ func (s *Snapshot) Quantile(q float64) Tickdelta {
 // of the reads that took it, as [Counter.Floor] measures it. A negative
 // floor, which no pair of reads has, takes nothing off.
 func (s *Snapshot) QuantileLess(q float64, floor Tickdelta) Tickdelta {
+	s.mustNotBeNil("QuantileLess")
 	return max(s.Quantile(q)-max(floor, 0), 0)
 }
 
@@ -206,7 +241,13 @@ var pow10 = [20]uint64{
 }
 
 // Merge adds the spans of o to the Snapshot, as if recorded into it.
-func (s *Snapshot) Merge(o *Snapshot) { s.d.Merge(&o.d) }
+func (s *Snapshot) Merge(o *Snapshot) {
+	s.mustNotBeNil("Merge")
+	if o == nil {
+		panic("counter: Snapshot.Merge: a nil o; pass the *Snapshot whose spans to add")
+	}
+	s.d.Merge(&o.d)
+}
 
 // addSpan adds one span to the Snapshot, as Recorder.Record counts it.
 func (s *Snapshot) addSpan(d Tickdelta) { s.d.Add(handover.KindSpan, int64(d)) }
@@ -224,6 +265,7 @@ type Bucket struct {
 // OpenTelemetry's and HdrHistogram's). Within a bucket, spans count as its
 // middle, Min + (Max−Min+1)/2.
 func (s *Snapshot) Buckets() iter.Seq[Bucket] {
+	s.mustNotBeNil("Buckets")
 	return func(yield func(Bucket) bool) {
 		for i, c := range s.d.Buckets() {
 			lo, width := handover.BucketBounds(i)

@@ -92,6 +92,7 @@ func (m Summary) appendFigures(b []byte) []byte {
 // [Tickdelta] ("68 ticks"). Convert with [Snapshot.Summary] to read them as
 // time.
 func (s *Snapshot) String() string {
+	s.mustNotBeNil("String")
 	b := appendCount(make([]byte, 0, 160), s.Count())
 	if s.Count() != 0 {
 		var v [len(figureNames)]string

@@ -4,6 +4,7 @@
 package counter
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"strconv"
@@ -63,6 +64,9 @@ func (r TickRate) MarshalText() ([]byte, error) { return r.appendText(nil), nil 
 // With MarshalText it makes a rate a command-line flag through
 // [flag.TextVar]: flag.TextVar(&rate, "rate", rate, "the counter's rate").
 func (r *TickRate) UnmarshalText(text []byte) error {
+	if r == nil {
+		return errors.New("counter: TickRate.UnmarshalText: a nil *TickRate has nowhere to keep the rate")
+	}
 	v, err := ParseTickRate(string(text))
 	if err != nil {
 		return err

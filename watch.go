@@ -120,7 +120,7 @@ const (
 // taken before the change belong to the old rate.
 //
 // A Watch's methods are safe for concurrent use; [Watch.State] takes no
-// lock.
+// lock. The zero Watch is not usable: make one with NewWatch.
 type Watch struct {
 	rate    TickRate
 	opts    WatchOptions
@@ -209,7 +209,10 @@ func newWatch(rate TickRate, opts WatchOptions, deps watchDeps) (*Watch, error) 
 
 // State returns how far the watch still trusts the counter. It takes no
 // lock, and may be called from any goroutine at any time.
-func (w *Watch) State() WatchState { return WatchState(w.state.Load()) }
+func (w *Watch) State() WatchState {
+	w.mustBeUsable("State")
+	return WatchState(w.state.Load())
+}
 
 // Refined returns the watch's best estimate of the counter's rate against
 // the raw monotonic clock, rounded to the nearest hertz, and its standard
@@ -220,6 +223,7 @@ func (w *Watch) State() WatchState { return WatchState(w.state.Load()) }
 // where the fitted counter does not run forwards; and an uncertainty of
 // +Inf while it has only two. A service adopts the rate with [New].
 func (w *Watch) Refined() (rate TickRate, uncertaintyPPM float64) {
+	w.mustBeUsable("Refined")
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.det.refined()
@@ -233,7 +237,11 @@ func (w *Watch) Refined() (rate TickRate, uncertaintyPPM float64) {
 // another goroutine. A Watch may be run again after Run returns, at any
 // period; it carries its state, history and refined rate over.
 func (w *Watch) Run(ctx context.Context, period time.Duration) error {
-	switch {
+	switch why := w.unusable("Run"); {
+	case why != "":
+		return errors.New(why)
+	case ctx == nil:
+		return errors.New("counter: Watch.Run: a nil ctx; pass the context whose end stops the watch")
 	case period < minWatchPeriod:
 		return errors.New("counter: a watch cannot check every " + period.String() + ": the period must be at least " + minWatchPeriod.String())
 	case w.opts.CPUPeriod != 0 && w.opts.CPUPeriod < period:
@@ -270,6 +278,26 @@ func (w *Watch) Run(ctx context.Context, period time.Duration) error {
 			w.recheckCPUs()
 		}
 	}
+}
+
+// mustBeUsable panics, naming the method call, where w is nil or the zero
+// Watch.
+func (w *Watch) mustBeUsable(call string) {
+	if why := w.unusable(call); why != "" {
+		panic(why)
+	}
+}
+
+// unusable returns why the method call cannot use w, "" where it can: w is
+// nil, or the zero Watch, which has no rate (NewWatch refuses one without).
+func (w *Watch) unusable(call string) string {
+	switch {
+	case w == nil:
+		return "counter: Watch." + call + ": a nil *Watch; make one with NewWatch"
+	case w.rate.Hertz() == 0:
+		return "counter: Watch." + call + ": the zero Watch watches no counter; make one with NewWatch"
+	}
+	return ""
 }
 
 // check is one period's check: the clocksource file, then the brackets,

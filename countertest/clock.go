@@ -32,18 +32,28 @@ func NewManualClock(start counter.Tickstamp, rate counter.TickRate) *ManualClock
 // Now returns the clock's reading: its start moved by every Set and Advance
 // so far. It is an atomic load, ordered after the memory operations before
 // it, as [counter.NewAnchor] needs of a clock.
-func (m *ManualClock) Now() counter.Tickstamp { return counter.Tickstamp(m.now.Load()) }
+func (m *ManualClock) Now() counter.Tickstamp {
+	m.mustNotBeNil("Now")
+	return counter.Tickstamp(m.now.Load())
+}
 
 // Rate returns the rate the clock was made with.
-func (m *ManualClock) Rate() counter.TickRate { return m.rate }
+func (m *ManualClock) Rate() counter.TickRate {
+	m.mustNotBeNil("Rate")
+	return m.rate
+}
 
 // Set moves the clock to t, forwards or backwards.
-func (m *ManualClock) Set(t counter.Tickstamp) { m.now.Store(uint64(t)) }
+func (m *ManualClock) Set(t counter.Tickstamp) {
+	m.mustNotBeNil("Set")
+	m.now.Store(uint64(t))
+}
 
 // AdvanceTicks moves the clock by d ticks (back, for a negative d), wrapping
 // modulo 2⁶⁴ as a counter does, and returns the new reading. Concurrent
 // advances add up: none is lost.
 func (m *ManualClock) AdvanceTicks(d counter.Tickdelta) counter.Tickstamp {
+	m.mustNotBeNil("AdvanceTicks")
 	return counter.Tickstamp(m.now.Add(uint64(d)))
 }
 
@@ -51,5 +61,13 @@ func (m *ManualClock) AdvanceTicks(d counter.Tickdelta) counter.Tickstamp {
 // [counter.TickRate.Ticks] (nothing at the zero [counter.TickRate]; back,
 // for a negative d), and returns the new reading.
 func (m *ManualClock) Advance(d time.Duration) counter.Tickstamp {
+	m.mustNotBeNil("Advance")
 	return m.AdvanceTicks(m.rate.Ticks(d))
+}
+
+// mustNotBeNil panics, naming the method call, where m is nil.
+func (m *ManualClock) mustNotBeNil(call string) {
+	if m == nil {
+		panic("countertest: ManualClock." + call + ": a nil *ManualClock; make one with NewManualClock")
+	}
 }

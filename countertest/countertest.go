@@ -116,10 +116,13 @@ func clock() counter.Counter {
 // the compiler cannot prove it unused, such as a package-level variable.
 // Where body is nil, or Bench is called inside a b.Loop loop, a second time
 // in one benchmark, or under RunParallel, it fails the benchmark with a
-// message that says what to do, and times nothing. With go test -v, Bench
-// also logs a text histogram of the spans ([counter.Snapshot.Draw]), the
-// reads' floor in them.
+// message that says what to do, and times nothing; where b is nil, it
+// panics. With go test -v, Bench also logs a text histogram of the spans
+// ([counter.Snapshot.Draw]), the reads' floor in them.
 func Bench(b *testing.B, body func()) {
+	if b == nil {
+		panic("countertest: Bench: a nil *testing.B; call Bench from a benchmark function, with its b")
+	}
 	b.Helper()
 	calls := called(b)
 	switch {

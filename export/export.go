@@ -55,6 +55,9 @@ func Seconds(d counter.Tickdelta, r counter.TickRate) float64 { return d.Seconds
 // below 10⁻⁶ wherever the mean is a million ticks or more. It is 0 at the
 // zero TickRate.
 func SumSeconds(s *counter.Snapshot, r counter.TickRate) float64 {
+	if s == nil {
+		panic("export: SumSeconds: a nil *counter.Snapshot; pass the one an Interval filled")
+	}
 	if sum := s.Sum(); sum < math.MaxInt64 {
 		return Seconds(sum, r)
 	}
@@ -70,6 +73,9 @@ func SumSeconds(s *counter.Snapshot, r counter.TickRate) float64 {
 // of every span it stands for. There are at most two more of them than the
 // snapshot has buckets.
 func Values(s *counter.Snapshot) iter.Seq2[counter.Tickdelta, uint64] {
+	if s == nil {
+		panic("export: Values: a nil *counter.Snapshot; pass the one an Interval filled")
+	}
 	return func(yield func(counter.Tickdelta, uint64) bool) {
 		least, most := s.Min(), s.Max()
 		for b := range s.Buckets() {

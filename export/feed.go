@@ -55,6 +55,9 @@ func NewFeed(h *counter.Histogram) (*Feed, error) {
 // recorded after Tap was called, and some recorded while it ran; none that
 // Tap had returned before. A Tap stays with the Feed until its Close.
 func (f *Feed) Tap() *Tap {
+	if f == nil || f.h == nil {
+		panic("export: Feed.Tap on a nil or zero Feed: make one with NewFeed")
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.take()
@@ -82,9 +85,15 @@ type Tap struct {
 // Interval fills dst with the spans recorded since the Tap's previous
 // Interval, as [counter.Histogram.Interval] does for a Histogram's only
 // reader: each span recorded before the call, and not in this Tap's earlier
-// Intervals, is in dst, whole. After Close it fills dst with an empty
-// Snapshot.
+// Intervals, is in dst, whole. After Close, and for the zero Tap, it fills
+// dst with an empty Snapshot.
 func (t *Tap) Interval(dst *counter.Snapshot) {
+	switch {
+	case t == nil:
+		panic("export: Tap.Interval on a nil *Tap: take one from Feed.Tap")
+	case dst == nil:
+		panic("export: Tap.Interval: a nil dst; pass a *counter.Snapshot to fill")
+	}
 	f := t.f
 	if f == nil {
 		dst.Reset() // the zero Tap, which no Feed made
@@ -104,8 +113,11 @@ func (t *Tap) Interval(dst *counter.Snapshot) {
 
 // Close takes the Tap off its Feed: the Feed stops keeping spans for it,
 // and the exporter it was registered with, if any, is no longer its reader.
-// Closing it again does nothing.
+// Closing it again, or closing the zero Tap, does nothing.
 func (t *Tap) Close() {
+	if t == nil {
+		panic("export: Tap.Close on a nil *Tap: take one from Feed.Tap")
+	}
 	f := t.f
 	if f == nil {
 		return

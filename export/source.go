@@ -9,9 +9,10 @@ import (
 )
 
 // ErrNilSource is the refusal of a [Source] that cannot be read: nil, a nil
-// pointer, a zero [counter.Histogram] (not made by [counter.NewHistogram])
-// or a zero [Tap] (not made by [Feed.Tap]). counterprom and counterotel
-// refuse such a source when it is registered, never at a collection.
+// of any kind (pointer, func, map, slice or chan), a zero
+// [counter.Histogram] (not made by [counter.NewHistogram]) or a zero [Tap]
+// (not made by [Feed.Tap]). counterprom and counterotel refuse such a
+// source when it is registered, never at a collection.
 var ErrNilSource = errors.New("export: the source is nil or was never made")
 
 // ErrSecondReader is wrapped by the refusal of a second reader of a
@@ -27,11 +28,18 @@ var ErrSecondReader = readers.ErrSecondReader
 
 // CheckSource returns [ErrNilSource] where src cannot be read, and nil
 // where it can. It reads no spans.
+//
+// It sees src itself: a nil interface, a nil value of every kind that can
+// be nil (a pointer, func, map, slice or chan whose Interval is a method of
+// the caller's), and the zero Histogram and Tap, which this module makes.
+// It cannot see inside a Source of the caller's: a struct that holds a nil
+// *counter.Histogram, or a non-nil map whose entry is nil, passes, and its
+// Interval panics at the first collection. Such a Source checks itself
+// before it is registered.
 func CheckSource(src Source) error {
-	if src == nil {
-		return ErrNilSource
-	}
 	switch s := src.(type) {
+	case nil:
+		return ErrNilSource
 	case *counter.Histogram:
 		if s == nil || reflect.ValueOf(s).Elem().IsZero() {
 			return ErrNilSource
@@ -40,8 +48,10 @@ func CheckSource(src Source) error {
 		if s == nil || s.f == nil {
 			return ErrNilSource
 		}
-	default:
-		if v := reflect.ValueOf(src); v.Kind() == reflect.Pointer && v.IsNil() {
+	}
+	switch v := reflect.ValueOf(src); v.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.UnsafePointer:
+		if v.IsNil() {
 			return ErrNilSource
 		}
 	}

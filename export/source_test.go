@@ -51,3 +51,27 @@ func TestZeroTap(t *testing.T) {
 		t.Fatalf("the zero Tap's Interval holds %d spans; want none", s.Count())
 	}
 }
+
+// A holder is a Source of the caller's that reads the Histogram it holds.
+type holder struct{ h *counter.Histogram }
+
+func (s holder) Interval(dst *counter.Snapshot) { s.h.Interval(dst) }
+
+// TestCheckSourceSeesOnlyTheSource checks what CheckSource's doc says it
+// passes: a value that is not nil, of each kind that can be nil, and a
+// source of the caller's whose Histogram inside is nil, which it cannot see.
+func TestCheckSourceSeesOnlyTheSource(t *testing.T) {
+	h := counter.NewHistogram()
+	for name, src := range map[string]export.Source{
+		"a FuncSource":                     spantest.FuncSource(h.Interval),
+		"a MapSource":                      spantest.MapSource{"h": h},
+		"a SliceSource":                    spantest.SliceSource{h},
+		"a ChanSource":                     make(spantest.ChanSource, 1),
+		"a struct holding a nil Histogram": holder{},
+		"a MapSource whose entry is nil":   spantest.MapSource{"h": nil},
+	} {
+		if err := export.CheckSource(src); err != nil {
+			t.Errorf("%s: CheckSource = %v; want nil", name, err)
+		}
+	}
+}

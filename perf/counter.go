@@ -41,7 +41,12 @@ func Open(opts Options, ev Event) (*Counter, error) {
 }
 
 // Event returns the event the counter counts.
-func (c *Counter) Event() Event { return c.event }
+func (c *Counter) Event() Event {
+	if c == nil {
+		panic(errNilCounter("Event"))
+	}
+	return c.event
+}
 
 // Enable starts the counter counting. The events it counts add to its
 // current count; [Counter.Reset] sets the count to zero. For a [Process]
@@ -59,6 +64,9 @@ func (c *Counter) Disable() error { return c.ctl(opDisable) }
 func (c *Counter) Reset() error { return c.ctl(opReset) }
 
 func (c *Counter) ctl(op ctlOp) error {
+	if c == nil {
+		return errNilCounter(op.method())
+	}
 	if c.fds == nil {
 		return ErrClosed
 	}
@@ -75,6 +83,9 @@ func (c *Counter) ctl(op ctlOp) error {
 // covers only the time it ran and Read does not say so: read hardware
 // counters with [Counter.ReadCountAndTime].
 func (c *Counter) Read() (uint64, error) {
+	if c == nil {
+		return 0, errNilCounter("Read")
+	}
 	r, err := c.ReadCountAndTime()
 	return r.Count, err
 }
@@ -84,6 +95,9 @@ func (c *Counter) Read() (uint64, error) {
 // whether the kernel timeshared it and scale the count with
 // [Reading.Scaled].
 func (c *Counter) ReadCountAndTime() (Reading, error) {
+	if c == nil {
+		return Reading{}, errNilCounter("ReadCountAndTime")
+	}
 	if c.fds == nil {
 		return Reading{}, ErrClosed
 	}
@@ -108,6 +122,9 @@ func (c *Counter) ReadCountAndTime() (Reading, error) {
 // where the counter is closed already; every other method does the same
 // afterwards.
 func (c *Counter) Close() error {
+	if c == nil {
+		return errNilCounter("Close")
+	}
 	if c.fds == nil {
 		return ErrClosed
 	}

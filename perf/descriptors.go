@@ -37,3 +37,6 @@ const (
 )
 
 func (op ctlOp) String() string { return [...]string{"enabling", "disabling", "resetting"}[op] }
+
+// method returns the name of the method that does op.
+func (op ctlOp) method() string { return [...]string{"Enable", "Disable", "Reset"}[op] }

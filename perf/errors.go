@@ -3,8 +3,19 @@ package perf
 import "errors"
 
 // ErrClosed is the error of a method called on a [Counter] or [Group] that
-// has been closed.
-var ErrClosed = errors.New("perf: counter closed")
+// has been closed, or that has never been open: the zero Counter or Group,
+// which [Open] or [OpenGroup] did not make.
+var ErrClosed = errors.New("perf: the counter is closed, or was never opened")
+
+// errNilCounter returns the refusal of the method call on a nil *Counter.
+func errNilCounter(call string) error {
+	return errors.New("perf: Counter." + call + ": a nil *Counter; open one with Open")
+}
+
+// errNilGroup returns the refusal of the method call on a nil *Group.
+func errNilGroup(call string) error {
+	return errors.New("perf: Group." + call + ": a nil *Group; open one with OpenGroup")
+}
 
 // An OpenError is the kernel's refusal to open a counter for an event. Where
 // the kernel or the virtual machine has no counter for the event, as for
@@ -24,18 +35,30 @@ type OpenError struct {
 }
 
 func (e *OpenError) Error() string {
-	s := "perf: cannot count " + e.Event.String() + ": "
-	if e.reason != "" {
-		s += e.reason + ": "
+	if e == nil {
+		panic("perf: OpenError.Error: a nil *OpenError; Open returns one only where the kernel refused")
 	}
-	return s + e.Err.Error()
+	s := "perf: cannot count " + e.Event.String()
+	if e.reason != "" {
+		s += ": " + e.reason
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
 }
 
 // Unwrap returns the kernel's answer and, where the event is not supported
-// here, [errors.ErrUnsupported].
+// here, [errors.ErrUnsupported]: none for a nil *OpenError or one without
+// an answer.
 func (e *OpenError) Unwrap() []error {
-	if e.unsupported {
+	switch {
+	case e == nil:
+		return nil
+	case e.unsupported:
 		return []error{errors.ErrUnsupported, e.Err}
+	case e.Err == nil:
+		return nil
 	}
 	return []error{e.Err}
 }

@@ -37,7 +37,12 @@ func OpenGroup(opts Options, evs ...Event) (*Group, error) {
 }
 
 // Events returns the group's events, in the order of its counts.
-func (g *Group) Events() []Event { return append([]Event(nil), g.events...) }
+func (g *Group) Events() []Event {
+	if g == nil {
+		panic(errNilGroup("Events"))
+	}
+	return append([]Event(nil), g.events...)
+}
 
 // Enable starts every counter of the group counting, in one operation. For a
 // [Process] group the threads' groups start one after another.
@@ -52,6 +57,9 @@ func (g *Group) Disable() error { return g.ctl(opDisable) }
 func (g *Group) Reset() error { return g.ctl(opReset) }
 
 func (g *Group) ctl(op ctlOp) error {
+	if g == nil {
+		return errNilGroup(op.method())
+	}
 	if g.fds == nil {
 		return ErrClosed
 	}
@@ -75,6 +83,9 @@ func (g *Group) ctl(op ctlOp) error {
 // before Linux 4.3 cannot read a [Process] group at once: there each counter
 // is read in turn, and only a disabled group's counts are taken together.)
 func (g *Group) Read() (GroupReading, error) {
+	if g == nil {
+		return GroupReading{}, errNilGroup("Read")
+	}
 	if g.fds == nil {
 		return GroupReading{}, ErrClosed
 	}
@@ -118,6 +129,9 @@ func (g *Group) Read() (GroupReading, error) {
 // Close releases the group's file descriptors. It returns [ErrClosed] where
 // the group is closed already; every other method does the same afterwards.
 func (g *Group) Close() error {
+	if g == nil {
+		return errNilGroup("Close")
+	}
 	if g.fds == nil {
 		return ErrClosed
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"strconv"
 	"time"
 )
 
@@ -66,9 +67,13 @@ type GroupReading struct {
 
 // Reading returns the count of the group's counter i, in the order the events
 // were given to [OpenGroup], with the group's times, so that it can be
-// scaled with [Reading.Scaled]. It panics where i is out of range, as
-// indexing Counts would.
+// scaled with [Reading.Scaled]. It panics where i is out of range, with a
+// message that gives i and the number of counts (none in the zero
+// GroupReading).
 func (g GroupReading) Reading(i int) Reading {
+	if i < 0 || i >= len(g.Counts) {
+		panic("perf: GroupReading.Reading: counter " + strconv.Itoa(i) + " of a reading of " + strconv.Itoa(len(g.Counts)) + " counts; a group's counters are numbered from 0")
+	}
 	return Reading{Count: g.Counts[i], Enabled: g.Enabled, Running: g.Running}
 }
 

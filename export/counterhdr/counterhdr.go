@@ -32,6 +32,9 @@ import (
 // value at 3 figures and 2⁻⁷ at 2) of the exact spans', and its minimum and
 // maximum are those HdrHistogram reports after a RecordValue of each span.
 func ToHDR(s *counter.Snapshot, sigfigs int) *hdrhistogram.Histogram {
+	if s == nil {
+		panic("counterhdr: ToHDR: a nil *counter.Snapshot; pass the one an Interval filled")
+	}
 	highest := int64(s.Max())
 	if highest < math.MaxInt64 {
 		// HdrHistogram may leave its highest trackable value itself out.
@@ -45,8 +48,15 @@ func ToHDR(s *counter.Snapshot, sigfigs int) *hdrhistogram.Histogram {
 // AddToHDR adds the snapshot's spans to h, in ticks, with one RecordValues
 // call for each of [export.Values], at most two more than the snapshot has
 // buckets. It returns how many spans h could not record because their value
-// is past h's range; those are left out of h.
+// is past h's range; those are left out of h (all of them, for the zero
+// HdrHistogram, which has no range).
 func AddToHDR(h *hdrhistogram.Histogram, s *counter.Snapshot) (dropped uint64) {
+	switch {
+	case h == nil:
+		panic("counterhdr: AddToHDR: a nil *hdrhistogram.Histogram; make one with hdrhistogram.New, or use ToHDR")
+	case s == nil:
+		panic("counterhdr: AddToHDR: a nil *counter.Snapshot; pass the one an Interval filled")
+	}
 	for v, n := range export.Values(s) {
 		if h.RecordValues(int64(v), int64(n)) != nil {
 			dropped += n

@@ -35,10 +35,23 @@ type FamilyError struct {
 
 // Error returns the message, which starts with Err's and names what was
 // refused.
-func (e *FamilyError) Error() string { return e.Err.Error() + ": " + e.why }
+func (e *FamilyError) Error() string {
+	switch {
+	case e == nil:
+		panic("counterotel: FamilyError.Error: a nil *FamilyError; RegisterFamily returns one only with a refusal")
+	case e.Err == nil:
+		return "counterotel: a FamilyError without its Err: " + strconv.Quote(e.why)
+	}
+	return e.Err.Error() + ": " + e.why
+}
 
-// Unwrap returns e.Err.
-func (e *FamilyError) Unwrap() error { return e.Err }
+// Unwrap returns e.Err, nil for a nil *FamilyError.
+func (e *FamilyError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // A familyReg is what a Producer keeps of a registered Family: each of its
 // series that a Produce has seen, in the order the Family made them, and
@@ -75,6 +88,9 @@ type familyReg struct {
 // the Producer should call f's Interval, or the Interval of any of its
 // series (see the package doc).
 func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.TickRate, attrs ...attribute.KeyValue) error {
+	if p == nil {
+		return errNilProducer("RegisterFamily")
+	}
 	if p.err != nil {
 		return p.err
 	}

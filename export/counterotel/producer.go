@@ -77,8 +77,8 @@ var (
 	ErrInvalidAttribute = errors.New("counterotel: invalid attribute")
 
 	// ErrNilSource is the refusal of a Source that cannot be read: nil, a
-	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]). It is
-	// export.ErrNilSource, which counterprom refuses too.
+	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]).
+	// It is export.ErrNilSource, which counterprom refuses too.
 	ErrNilSource = export.ErrNilSource
 
 	// ErrDuplicate is the refusal of a name and set of attributes already
@@ -189,6 +189,12 @@ func WithMaxScale(s int32) Option {
 	}
 }
 
+// errNilProducer returns the refusal of the method call on a nil
+// *Producer.
+func errNilProducer(call string) error {
+	return errors.New("counterotel: Producer." + call + ": a nil *Producer; make one with NewProducer")
+}
+
 // fail keeps err where it is the first wrong option.
 func (p *Producer) fail(err error) {
 	if p.err == nil {
@@ -243,7 +249,7 @@ func (p *Producer) init() {
 // of a Producer whose option was wrong ([ErrInvalidOption]), a name that is not an
 // instrument name or is longer than 246 characters ([ErrInvalidName]), an
 // attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
-// be read: nil, a nil pointer, a zero Histogram or Tap ([ErrNilSource]), the zero rate
+// be read: nil, a nil of any kind, a zero Histogram or Tap ([ErrNilSource]), the zero rate
 // ([export.ErrZeroRate]), a name and set of attributes registered
 // before, or that a point of a registered Family could have (a
 // [*FamilyError]), or a name another registration's sums have
@@ -254,6 +260,9 @@ func (p *Producer) init() {
 // is garbage-collected, or for a Tap until its Close; only the Producer
 // should call src's Interval (see the package doc).
 func (p *Producer) Register(name string, src export.Source, rate counter.TickRate, attrs ...attribute.KeyValue) error {
+	if p == nil {
+		return errNilProducer("Register")
+	}
 	if p.err != nil {
 		return p.err
 	}
@@ -329,6 +338,9 @@ func (p *Producer) group(name string) *group {
 // registrations of that name made before and after the call. The sums
 // beside it have descriptions of their own, which say what they count.
 func (p *Producer) Describe(name, description string) {
+	if p == nil {
+		panic(errNilProducer("Describe").Error())
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.init()
@@ -390,8 +402,13 @@ func (p *Producer) clash(name string) error {
 // no span: the next Produce has them. Once started, it finishes, since the
 // spans it has taken are nowhere else.
 func (p *Producer) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, error) {
-	if p.err != nil {
+	switch {
+	case p == nil:
+		return nil, errNilProducer("Produce")
+	case p.err != nil:
 		return nil, p.err
+	case ctx == nil:
+		return nil, errors.New("counterotel: Producer.Produce: a nil ctx; pass the reader's context")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

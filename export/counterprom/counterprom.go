@@ -125,9 +125,9 @@ var (
 	ErrBadBounds = errors.New("counterprom: a bucket bound is NaN or given twice")
 	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
 	// ErrNilSource is the refusal of a source that cannot be read: nil, a
-	// nil pointer, or a zero Histogram or Tap ([export.CheckSource]), and
-	// NewFamily's of a nil or zero Family. It is export.ErrNilSource, which
-	// counterotel refuses too.
+	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]),
+	// and NewFamily's of a nil or zero Family. It is export.ErrNilSource,
+	// which counterotel refuses too.
 	ErrNilSource = export.ErrNilSource
 )
 
@@ -293,15 +293,43 @@ func schema(f float64) int32 {
 }
 
 // Describe sends the descriptions of the histogram and of its two counters,
-// or, where New's options were wrong, the error.
-func (c *Collector) Describe(ch chan<- *prometheus.Desc) { c.describe(c.err, ch) }
-
-// describe sends the three descriptions, or err where it is not nil.
-func (sh *shape) describe(err error, ch chan<- *prometheus.Desc) {
-	if err != nil {
+// or, where New's options were wrong or c is nil or the zero Collector, the
+// error, which Register returns. It panics where ch is nil.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	mustHaveChannel(ch, "Collector.Describe")
+	if err := c.unusable("Describe"); err != nil {
 		ch <- prometheus.NewInvalidDesc(err)
 		return
 	}
+	c.describe(ch)
+}
+
+// unusable returns why c collects nothing, nil where it collects: New's
+// refusal of its options, or c is nil or the zero Collector. The last two
+// are reported as the first is, on the channel, since the registry calls
+// Describe on a goroutine of its own, where a panic would end the program.
+func (c *Collector) unusable(call string) error {
+	switch {
+	case c == nil:
+		return errors.New("counterprom: Collector." + call + ": a nil *Collector; make one with New")
+	case c.err != nil:
+		return c.err
+	case c.src == nil:
+		return errors.New("counterprom: Collector." + call + ": the zero Collector has no source; make one with New")
+	}
+	return nil
+}
+
+// mustHaveChannel panics, naming the method call, where ch is nil: a send
+// on it would block for ever.
+func mustHaveChannel[T any](ch chan<- T, call string) {
+	if ch == nil {
+		panic("counterprom: " + call + ": a nil ch, on which a send blocks for ever; pass the channel a registry gives")
+	}
+}
+
+// describe sends the three descriptions.
+func (sh *shape) describe(ch chan<- *prometheus.Desc) {
 	ch <- sh.hist
 	ch <- sh.negative
 	ch <- sh.migrated
@@ -309,10 +337,13 @@ func (sh *shape) describe(err error, ch chan<- *prometheus.Desc) {
 
 // Collect takes the spans recorded since the previous Collect, adds them to
 // the Collector's own, and sends the histogram of all of them and the two
-// counters. It waits for a Collect that is running to finish.
+// counters. It waits for a Collect that is running to finish. Where New's
+// options were wrong or c is nil or the zero Collector, it sends the error
+// as an invalid metric instead. It panics where ch is nil.
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	if c.err != nil {
-		ch <- prometheus.NewInvalidMetric(prometheus.NewInvalidDesc(c.err), c.err)
+	mustHaveChannel(ch, "Collector.Collect")
+	if err := c.unusable("Collect"); err != nil {
+		ch <- prometheus.NewInvalidMetric(prometheus.NewInvalidDesc(err), err)
 		return
 	}
 	c.collect().send(ch)

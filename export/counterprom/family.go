@@ -124,17 +124,44 @@ func checkLabels(labels []string, consts prometheus.Labels) error {
 
 // Describe sends the descriptions of the histogram and of its two
 // counters, each with the Family's label names as variable labels, or,
-// where NewFamily's arguments were wrong, the error.
-func (c *FamilyCollector) Describe(ch chan<- *prometheus.Desc) { c.describe(c.err, ch) }
+// where NewFamily's arguments were wrong or c is nil or the zero
+// FamilyCollector, the error, which Register returns. It panics where ch is
+// nil.
+func (c *FamilyCollector) Describe(ch chan<- *prometheus.Desc) {
+	mustHaveChannel(ch, "FamilyCollector.Describe")
+	if err := c.unusable("Describe"); err != nil {
+		ch <- prometheus.NewInvalidDesc(err)
+		return
+	}
+	c.describe(ch)
+}
+
+// unusable returns why c collects nothing, nil where it collects, as
+// Collector's does: NewFamily's refusal, or c is nil or the zero
+// FamilyCollector.
+func (c *FamilyCollector) unusable(call string) error {
+	switch {
+	case c == nil:
+		return errors.New("counterprom: FamilyCollector." + call + ": a nil *FamilyCollector; make one with NewFamily")
+	case c.err != nil:
+		return c.err
+	case c.f == nil:
+		return errors.New("counterprom: FamilyCollector." + call + ": the zero FamilyCollector has no Family; make one with NewFamily")
+	}
+	return nil
+}
 
 // Collect takes the spans recorded in each series of the Family since the
 // previous Collect, adds them to the series' own, and sends the histogram
 // and two counters of each series: the Family's in the order they were
 // made, then the overflow series. It waits for a Collect that is running
-// to finish.
+// to finish. Where NewFamily's arguments were wrong or c is nil or the zero
+// FamilyCollector, it sends the error as an invalid metric instead. It
+// panics where ch is nil.
 func (c *FamilyCollector) Collect(ch chan<- prometheus.Metric) {
-	if c.err != nil {
-		ch <- prometheus.NewInvalidMetric(prometheus.NewInvalidDesc(c.err), c.err)
+	mustHaveChannel(ch, "FamilyCollector.Collect")
+	if err := c.unusable("Collect"); err != nil {
+		ch <- prometheus.NewInvalidMetric(prometheus.NewInvalidDesc(err), err)
 		return
 	}
 	c.mu.Lock()
