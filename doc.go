@@ -50,7 +50,9 @@
 //     wraps [errors.ErrUnsupported].
 //
 // The subpackage [github.com/tickstamp/counter/perf] counts cycles,
-// instructions and the kernel's events beside the time; the command
+// instructions and the kernel's events beside the time;
+// [github.com/tickstamp/counter/counterhttp] times each request of a
+// net/http server into a [Family]; the command
 // cmd/counterinfo tells an operator whether a machine's counter can be
 // trusted.
 package counter
