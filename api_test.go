@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tickstamp/counter/internal/zerocall"
 )
 
 // maxExported is the most exported identifiers the package may have: 100
@@ -66,7 +68,7 @@ func declNames(decl ast.Decl) []string {
 		if d.Recv == nil {
 			return []string{"func " + d.Name.Name}
 		}
-		recv := receiverName(d.Recv.List[0].Type)
+		recv := zerocall.ReceiverType(d.Recv.List[0].Type)
 		if !ast.IsExported(recv) {
 			return nil
 		}
@@ -88,25 +90,6 @@ func declNames(decl ast.Decl) []string {
 		}
 	}
 	return names
-}
-
-// receiverName returns the name of a method's receiver type: T for T, *T,
-// T[P] and *T[P].
-func receiverName(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // TestExportedIdentifiersCounted checks the counter itself on a file of

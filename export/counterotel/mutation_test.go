@@ -1,22 +1,16 @@
 package counterotel_test
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
+
+	"github.com/tickstamp/counter/internal/mutate"
 )
 
-// A mutation is one change to buckets.go, series.go, family.go or
-// producer.go that breaks a rule of the package doc or of the code's
+// mutations are changes to buckets.go, series.go, family.go and
+// producer.go that each break a rule of the package doc or of the code's
 // comments, which some test must catch.
-type mutation struct {
-	name, file string
-	old, new   string // old occurs once in file
-}
+// A mutation is a mutate.Mutation, listed without field names.
+type mutation mutate.Mutation
 
 var mutations = []mutation{
 	{"fit lets one bucket more", "buckets.go",
@@ -87,61 +81,8 @@ var mutations = []mutation{
 		"if v.Type() != attribute.STRING {", "if v.Type() == attribute.EMPTY {"},
 }
 
-// TestMutations builds the package with each mutation, through go test's
-// -overlay, and runs the tests of the points on it: each must fail, and
-// the package as it is must pass. It builds the package once a mutation,
-// so it runs only where COUNTER_MUTATE is set, as for internal/handover.
+// TestMutations runs the tests of the points on each mutation: each must
+// fail, and the package as it is must pass (internal/mutate).
 func TestMutations(t *testing.T) {
-	if os.Getenv("COUNTER_MUTATE") == "" {
-		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of buckets.go, series.go, family.go and producer.go")
-	}
-	dir := t.TempDir()
-	run := func(replace map[string]string) (string, bool) {
-		overlay, err := json.Marshal(map[string]map[string]string{"Replace": replace})
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, "overlay.json")
-		if err := os.WriteFile(path, overlay, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("go", "test", "-count=1", "-overlay", path,
-			"-run", "^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing)$", ".")
-		cmd.Env = append(os.Environ(), "COUNTER_MUTATE=")
-		out, err := cmd.CombinedOutput()
-		return string(out), err == nil
-	}
-	if out, ok := run(map[string]string{}); !ok {
-		t.Fatalf("the package as it is fails:\n%s", out)
-	}
-	for i, m := range mutations {
-		src, err := os.ReadFile(m.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := strings.Count(string(src), m.old); n != 1 {
-			t.Errorf("%s: %q is in %s %d times, want once", m.name, m.old, m.file, n)
-			continue
-		}
-		abs, err := filepath.Abs(m.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mutated := filepath.Join(dir, strings.Repeat("m", i+1)+".go")
-		if err := os.WriteFile(mutated, []byte(strings.Replace(string(src), m.old, m.new, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, passed := run(map[string]string{abs: mutated})
-		failed := regexp.MustCompile(`--- FAIL: (\w+)`).FindStringSubmatch(out)
-		switch {
-		case passed:
-			t.Errorf("%-55s passed; want a failure", m.name)
-		case failed == nil && strings.Contains(out, "panic: "):
-			t.Logf("%-55s caught by a panic", m.name)
-		case failed == nil:
-			t.Errorf("%-55s does not build:\n%s", m.name, out)
-		default:
-			t.Logf("%-55s caught by %s", m.name, failed[1])
-		}
-	}
+	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing)$`, mutations)
 }

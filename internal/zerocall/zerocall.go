@@ -456,7 +456,7 @@ func exported(dir string) (map[string][]string, error) {
 			}
 			name, params := fd.Name.Name, []string(nil)
 			if fd.Recv != nil {
-				typ := receiverType(fd.Recv.List[0].Type)
+				typ := ReceiverType(fd.Recv.List[0].Type)
 				if !ast.IsExported(typ) {
 					continue
 				}
@@ -472,8 +472,9 @@ func exported(dir string) (map[string][]string, error) {
 	return decls, nil
 }
 
-// receiverType returns the name of a receiver's type: T of T, *T and T[P].
-func receiverType(e ast.Expr) string {
+// ReceiverType returns the name of a method's receiver type: T for T, *T,
+// T[P] and *T[P].
+func ReceiverType(e ast.Expr) string {
 	for {
 		switch x := e.(type) {
 		case *ast.StarExpr:

@@ -1,19 +1,14 @@
 package readers
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 	"weak"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/mutate"
 )
 
 // A fakeTap stands for export.Tap, which this package cannot import.
@@ -188,75 +183,23 @@ func TestTapClosed(t *testing.T) {
 	runtime.KeepAlive(second)
 }
 
-// A mutation is one change to readers.go that breaks a promise of its
+// mutations are changes to readers.go that each break a promise of its
 // docs, which some test must catch.
-type mutation struct {
-	name     string
-	old, new string // old occurs once in readers.go
-}
+// A mutation is a mutate.Mutation, listed without field names.
+type mutation mutate.Mutation
 
 var mutations = []mutation{
-	{"a second reader takes the claim over", "if c := claims[key]; c != nil {", "if c := claims[key]; c != nil && false {"},
-	{"a claim keeps what it read alive", "\tclaims[key] = c\n", "\tclaims[key] = c\n\tclaims[p] = c\n"},
-	{"a claim outlives its reader", "runtime.AddCleanup(owner, (*claim).release, c)", "_, _ = owner, runtime.GOOS"},
-	{"a reader's release drops a newer claim", "if claims[c.key] == c {", "if true {"},
-	{"a closed Tap keeps its claim", "delete(claims, weak.Make(t))", "_ = weak.Make(t)"},
-	{"a refusal is not ErrSecondReader", "return target == ErrSecondReader", "return false"},
-	{"a Tap is not claimed", "return take(s, tap, owner, reader)", "return nil"},
+	{"a second reader takes the claim over", "readers.go", "if c := claims[key]; c != nil {", "if c := claims[key]; c != nil && false {"},
+	{"a claim keeps what it read alive", "readers.go", "\tclaims[key] = c\n", "\tclaims[key] = c\n\tclaims[p] = c\n"},
+	{"a claim outlives its reader", "readers.go", "runtime.AddCleanup(owner, (*claim).release, c)", "_, _ = owner, runtime.GOOS"},
+	{"a reader's release drops a newer claim", "readers.go", "if claims[c.key] == c {", "if true {"},
+	{"a closed Tap keeps its claim", "readers.go", "delete(claims, weak.Make(t))", "_ = weak.Make(t)"},
+	{"a refusal is not ErrSecondReader", "readers.go", "return target == ErrSecondReader", "return false"},
+	{"a Tap is not claimed", "readers.go", "return take(s, tap, owner, reader)", "return nil"},
 }
 
-// TestMutations builds the package with each mutation, through go test's
-// -overlay, and runs its tests on it: each must fail, and the package as
-// it is must pass. It builds the package once a mutation, so it runs only
-// where COUNTER_MUTATE is set, as counterotel's does.
+// TestMutations runs the package's tests on each mutation: each must
+// fail, and the package as it is must pass (internal/mutate).
 func TestMutations(t *testing.T) {
-	if os.Getenv("COUNTER_MUTATE") == "" {
-		t.Skip("set COUNTER_MUTATE=1 to run the tests on every mutation of readers.go")
-	}
-	dir := t.TempDir()
-	run := func(replace map[string]string) (string, bool) {
-		overlay, err := json.Marshal(map[string]map[string]string{"Replace": replace})
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, "overlay.json")
-		if err := os.WriteFile(path, overlay, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("go", "test", "-count=1", "-overlay", path, "-run", "^Test[^M]", ".")
-		cmd.Env = append(os.Environ(), "COUNTER_MUTATE=")
-		out, err := cmd.CombinedOutput()
-		return string(out), err == nil
-	}
-	if out, ok := run(map[string]string{}); !ok {
-		t.Fatalf("the package as it is fails:\n%s", out)
-	}
-	src, err := os.ReadFile("readers.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	abs, err := filepath.Abs("readers.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range mutations {
-		if n := strings.Count(string(src), m.old); n != 1 {
-			t.Errorf("%s: %q is in readers.go %d times, want once", m.name, m.old, n)
-			continue
-		}
-		mutated := filepath.Join(dir, strings.Repeat("m", i+1)+".go")
-		if err := os.WriteFile(mutated, []byte(strings.Replace(string(src), m.old, m.new, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, passed := run(map[string]string{abs: mutated})
-		failed := regexp.MustCompile(`--- FAIL: (\w+)`).FindStringSubmatch(out)
-		switch {
-		case passed:
-			t.Errorf("%-50s passed; want a failure", m.name)
-		case failed == nil:
-			t.Errorf("%-50s does not build, or fails no test:\n%s", m.name, out)
-		default:
-			t.Logf("%-50s caught by %s", m.name, failed[1])
-		}
-	}
+	mutate.Run(t, "^Test[^M]", mutations)
 }
