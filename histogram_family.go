@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/tickstamp/counter/internal/handover"
 )
@@ -115,7 +116,8 @@ type familyTable struct {
 // NewFamily returns an empty Family whose series are keyed by the label
 // names labels, in that order: at least one, each non-empty and none given
 // twice, and otherwise unchecked (an exporter checks them against its own
-// rules). limit is the most series the Family holds, the overflow series
+// rules). Label values are made valid UTF-8 of at most [MaxValueLen]
+// bytes, as [Family.With] says. limit is the most series the Family holds, the overflow series
 // included; 0 means 2000, the OpenTelemetry Go SDK's default, and a
 // negative limit is refused. Refusals wrap [ErrLabels] or [ErrLimit].
 func NewFamily(labels []string, limit int) (*Family, error) {
@@ -163,8 +165,13 @@ func quoteList(s []string) string {
 // Family's labels in order, and makes it on the first call with them; from
 // any goroutine, and calls with the same values get the same Histogram.
 // Values are compared byte for byte, and the Family keeps a copy of each
-// new set. Past the limit, a set that has no series gets the overflow
-// series. Values not as many as the labels are a mistake in the code, and
+// new set, made valid for every exporter first: each run of bytes that is
+// not UTF-8 becomes U+FFFD, as [strings.ToValidUTF8] makes it, and a value
+// longer than [MaxValueLen] bytes is cut to that many at a rune boundary,
+// ending in "…" (U+2026); so "a\xff" and "a\uFFFD" share a series, and so
+// do two long values that differ only past the cut. Such a value costs a
+// copy at each call. Past the limit, a set that has no series gets the
+// overflow series. Values not as many as the labels are a mistake in the code, and
 // With panics with an error that wraps [ErrLabels] and names the labels
 // and the values, as client_golang's WithLabelValues panics; [Family.Get]
 // returns that error instead. Once the series exists (the overflow series
@@ -186,10 +193,86 @@ func (f *Family) With(values ...string) *Histogram {
 	if m := t.find(hash, values); m != nil {
 		return m.h
 	}
+	return f.miss(full, t, hash, values)
+}
+
+// miss returns the series of values, of hash hash, that With did not find
+// in t, having loaded full before t. Every member's values are clean
+// (cleanValues), so values that are not never match one: miss makes them
+// clean and looks them up again, off the path of a set that has a series.
+func (f *Family) miss(full bool, t *familyTable, hash uint64, values []string) *Histogram {
+	if clean, ok := cleanValues(values); !ok {
+		values, hash = clean, f.hash(clean)
+		if m := t.find(hash, values); m != nil {
+			return m.h
+		}
+	}
 	if !full {
 		return f.add(hash, values)
 	}
 	return f.overflowSeries()
+}
+
+// MaxValueLen is the most bytes of a label value that a [Family] keeps:
+// With and Get cut a longer value at a rune boundary to at most
+// MaxValueLen bytes, "…" (U+2026) included, which ends it as the mark of
+// the cut. 1,024 bytes holds a route or a user agent, and keeps the
+// values of a Family's default limit of 2,000 series within 2 MB each
+// label.
+const MaxValueLen = 1024
+
+// cutMark ends a value cut to MaxValueLen.
+const cutMark = "\u2026"
+
+// cleanValues returns values, and true, where each is valid UTF-8 of at
+// most MaxValueLen bytes; otherwise a copy of values with each made so by
+// cleanValue, and false.
+func cleanValues(values []string) ([]string, bool) {
+	i := slices.IndexFunc(values, func(v string) bool {
+		return len(v) > MaxValueLen || !utf8.ValidString(v)
+	})
+	if i < 0 {
+		return values, true
+	}
+	clean := slices.Clone(values)
+	for ; i < len(clean); i++ {
+		clean[i] = cleanValue(clean[i])
+	}
+	return clean, false
+}
+
+// cleanValue returns v with each run of bytes that is not UTF-8 replaced
+// by U+FFFD, as strings.ToValidUTF8(v, "\uFFFD") does, and cut at a rune
+// boundary to at most MaxValueLen bytes, cutMark included, where longer.
+func cleanValue(v string) string {
+	if len(v) <= MaxValueLen && utf8.ValidString(v) {
+		return v
+	}
+	var b strings.Builder
+	room := MaxValueLen - len(cutMark) // what a cut value keeps of v
+	kept := -1                         // b's length at the last rune that fits room, -1 before one does not
+	for i := 0; i < len(v); {
+		r, n := utf8.DecodeRuneInString(v[i:])
+		piece := v[i : i+n]
+		if r == utf8.RuneError && n == 1 {
+			for i += n; i < len(v); i++ { // the run of bytes that are not UTF-8
+				if r, n := utf8.DecodeRuneInString(v[i:]); r != utf8.RuneError || n != 1 {
+					break
+				}
+			}
+			piece = "\uFFFD"
+		} else {
+			i += n
+		}
+		if kept < 0 && b.Len()+len(piece) > room {
+			kept = b.Len()
+		}
+		if b.Len()+len(piece) > MaxValueLen {
+			return b.String()[:kept] + cutMark
+		}
+		b.WriteString(piece)
+	}
+	return b.String()
 }
 
 // Get returns the series of the label values as [Family.With] does, but
@@ -346,7 +429,8 @@ func (f *Family) Len() int {
 // Interval takes the [Histogram.Interval] of every series, in the order
 // they were made and the overflow series last, into one Snapshot it
 // reuses, and calls visit with each: values are the series' label values,
-// in the order of [Family.Labels], and nil for the overflow series. s and
+// in the order of [Family.Labels], each valid UTF-8 of at most
+// [MaxValueLen] bytes, and nil for the overflow series. s and
 // values are valid only during the call; copy what you keep (s with
 // [Snapshot.Merge]). Every series is visited, empty or not; a series made
 // while Interval runs is visited from the next call on. The Intervals of

@@ -27,8 +27,19 @@ import (
 //
 // A Recorder must not be used by two goroutines at once; one goroutine may
 // pass it to another through a channel, a mutex or anything else that orders
-// the two. [Recorder.Close] gives it up at once; one that is dropped without
-// Close is given up after the garbage collector finds it unreachable, and in
+// the two. Two at once are a data race, which -race reports; without it,
+// the Recorder's figures go wrong silently and by no bound. A record is
+// plain loads and stores of a count, the sum and the extremes, so two at
+// once keep one span of the two (the sum, which every record writes, loses
+// most). And the two share the journal by which [Histogram.Interval] takes
+// a tally mid-record, so an Interval may finish one's record with the
+// other's span or count, or reuse a tally that one of them still writes: a
+// span counted in another bucket or Interval, or lost, or a bucket's count
+// made up. Go promises nothing more of a racy program, not even that it
+// does not crash.
+//
+// [Recorder.Close] gives it up at once; one that is dropped without Close
+// is given up after the garbage collector finds it unreachable, and in
 // both cases its spans go to the next Interval.
 type Recorder struct {
 	// w is apart from the Recorder so that the Histogram, which holds w,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 
@@ -77,8 +78,9 @@ type familyReg struct {
 //
 // RegisterFamily refuses what Register refuses (a nil or zero f wraps
 // [ErrNilSource]), and with a [*FamilyError]: a label name or attribute
-// key that is empty, otel.metric.overflow, or both a label name and an
-// attribute key ([ErrInvalidAttribute]), and a registration whose points
+// key that is empty, not UTF-8, otel.metric.overflow, or both a label
+// name and an attribute key, or an attribute's string value that is not
+// UTF-8 ([ErrInvalidAttribute]), and a registration whose points
 // could have the name and attributes of another registration's
 // ([ErrDuplicate]): the package doc says which.
 //
@@ -138,8 +140,8 @@ func checkFamily(name string, attrs []attribute.KeyValue, set *attribute.Set, la
 		return &FamilyError{Name: name, Key: key, Err: ErrInvalidAttribute, why: strconv.Quote(name) + ": " + why}
 	}
 	for _, a := range attrs {
-		if !a.Valid() {
-			return refuse("", "an attribute has an empty key")
+		if why := badAttribute(a); why != "" {
+			return refuse(string(a.Key), "an attribute "+why)
 		}
 	}
 	if set.HasValue(overflowKey) {
@@ -149,6 +151,8 @@ func checkFamily(name string, attrs []attribute.KeyValue, set *attribute.Set, la
 		switch {
 		case l == "":
 			return refuse("", "label "+strconv.Itoa(i+1)+" of the family has an empty name")
+		case !utf8.ValidString(l):
+			return refuse(l, "label "+strconv.Itoa(i+1)+" of the family has a name that is not UTF-8: "+strconv.Quote(l))
 		case l == overflowKey:
 			return refuse(l, "the label "+overflowKey+" would not tell a series from the overflow point")
 		case set.HasValue(attribute.Key(l)):

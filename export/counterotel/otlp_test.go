@@ -2,6 +2,7 @@ package counterotel_test
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"math/rand/v2"
 	"net"
@@ -258,4 +259,95 @@ func temporalityPB(t metricdata.Temporality) mpb.AggregationTemporality {
 		return mpb.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE
 	}
 	return mpb.AggregationTemporality_AGGREGATION_TEMPORALITY_UNSPECIFIED
+}
+
+// TestOTLPInvalidValue exports, through the real OTLP gRPC exporter, a
+// Family one of whose series was made with values that are not UTF-8 or
+// too long, beside an instrument of the SDK's own: every export succeeds,
+// in every round, and carries the SDK's instrument and each series, with
+// its values as the Family made them valid. A registration whose
+// attributes OTLP cannot carry is refused, so it never joins a batch.
+func TestOTLPInvalidValue(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	recv, addr := startReceiver(t)
+	exp, err := otlpmetricgrpc.New(ctx, otlpmetricgrpc.WithEndpoint(addr), otlpmetricgrpc.WithInsecure())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := counterotel.NewProducer()
+	mp := metric.NewMeterProvider(metric.WithReader(metric.NewPeriodicReader(exp, metric.WithProducer(p), metric.WithInterval(time.Hour))))
+	defer func() {
+		if err := mp.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	sdk, err := mp.Meter("test").Int64Counter("sdk.requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := counter.NewFamily([]string{"route"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.RegisterFamily("request.duration", f, rate); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []attribute.KeyValue{
+		attribute.String("route", "\xff"),
+		attribute.String("\xff", "x"),
+		attribute.StringSlice("routes", []string{"a", "\xfe"}),
+	} {
+		if err := p.Register("bad", counter.NewHistogram(), rate, bad); !errors.Is(err, counterotel.ErrInvalidAttribute) {
+			t.Errorf("Register with %v: %v; want ErrInvalidAttribute", bad, err)
+		}
+		if err := p.RegisterFamily("bad.family", f, rate, bad); !errors.Is(err, counterotel.ErrInvalidAttribute) {
+			t.Errorf("RegisterFamily with %v: %v; want ErrInvalidAttribute", bad, err)
+		}
+	}
+	g, err := counter.NewFamily([]string{"a\xff"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.RegisterFamily("bad.label", g, rate); !errors.Is(err, counterotel.ErrInvalidAttribute) {
+		t.Errorf("RegisterFamily of a label name that is not UTF-8: %v; want ErrInvalidAttribute", err)
+	}
+
+	long := strings.Repeat("r", counter.MaxValueLen+1)
+	want := map[string]bool{"route=/ok": true, "route=/caf\uFFFD": true, "route=" + strings.Repeat("r", counter.MaxValueLen-len("…")) + "…": true}
+	for round := range 2 {
+		f.With("/ok").Record(10)
+		f.With("/caf\xe9").Record(20)
+		f.With(long).Record(30)
+		sdk.Add(ctx, 1)
+		if err := mp.ForceFlush(ctx); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		var req *collectormetricspb.ExportMetricsServiceRequest
+		select {
+		case req = <-recv.got:
+		case <-ctx.Done():
+			t.Fatalf("round %d: nothing received", round)
+		}
+		got := map[string]bool{}
+		for _, dp := range received(t, req, "request.duration").GetExponentialHistogram().GetDataPoints() {
+			got[attrsOf(dp.GetAttributes())] = true
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("round %d: the family's points %q; want %q", round, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+		}
+		var sdkValue int64 = -1
+		for _, rm := range req.GetResourceMetrics() {
+			for _, sm := range rm.GetScopeMetrics() {
+				for _, m := range sm.GetMetrics() {
+					if m.GetName() == "sdk.requests" {
+						sdkValue = m.GetSum().GetDataPoints()[0].GetAsInt()
+					}
+				}
+			}
+		}
+		if sdkValue != int64(round+1) {
+			t.Errorf("round %d: sdk.requests = %d; want %d", round, sdkValue, round+1)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/instrumentation"
@@ -73,7 +74,9 @@ var (
 	// suffixes of the sums beside the histogram in OpenTelemetry's 255.)
 	ErrInvalidName = errors.New("counterotel: invalid metric name")
 
-	// ErrInvalidAttribute is the refusal of an attribute with an empty key.
+	// ErrInvalidAttribute is the refusal of an attribute with an empty key,
+	// or with a key or string value that is not UTF-8, which OTLP cannot
+	// carry.
 	ErrInvalidAttribute = errors.New("counterotel: invalid attribute")
 
 	// ErrNilSource is the refusal of a Source that cannot be read: nil, a
@@ -248,7 +251,8 @@ func (p *Producer) init() {
 // refuses, with an error wrapping the sentinel named: every registration
 // of a Producer whose option was wrong ([ErrInvalidOption]), a name that is not an
 // instrument name or is longer than 246 characters ([ErrInvalidName]), an
-// attribute with an empty key ([ErrInvalidAttribute]), a src that cannot
+// attribute with an empty key, or a key or string value that is not UTF-8
+// ([ErrInvalidAttribute]), a src that cannot
 // be read: nil, a nil of any kind, a zero Histogram or Tap ([ErrNilSource]), the zero rate
 // ([export.ErrZeroRate]), a name and set of attributes registered
 // before, or that a point of a registered Family could have (a
@@ -270,8 +274,8 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 		return err
 	}
 	for _, a := range attrs {
-		if !a.Valid() {
-			return fmt.Errorf("%w: %q has an attribute with an empty key", ErrInvalidAttribute, name)
+		if why := badAttribute(a); why != "" {
+			return fmt.Errorf("%w: %q has an attribute %s", ErrInvalidAttribute, name, why)
 		}
 	}
 	if err := export.CheckSource(src); err != nil {
@@ -309,6 +313,23 @@ func (p *Producer) Register(name string, src export.Source, rate counter.TickRat
 	g.regs = append(g.regs, &registration{src: src, rate: rate, places: newPlaces(&p.layout, rate), one: p.newSeries(set, time.Now())})
 	p.registered[k] = true
 	return nil
+}
+
+// badAttribute returns why a is an attribute that no point may have, "" where
+// it may: an empty key, or a key or string value that is not UTF-8, which
+// would make every OTLP export of the batch fail.
+func badAttribute(a attribute.KeyValue) string {
+	switch {
+	case !a.Valid():
+		return "with an empty key"
+	case !utf8.ValidString(string(a.Key)):
+		return fmt.Sprintf("key %q that is not UTF-8", a.Key)
+	case a.Value.Type() == attribute.STRING && !utf8.ValidString(a.Value.AsString()):
+		return fmt.Sprintf("%q whose value is not UTF-8", a.Key)
+	case a.Value.Type() == attribute.STRINGSLICE && slices.ContainsFunc(a.Value.AsStringSlice(), func(v string) bool { return !utf8.ValidString(v) }):
+		return fmt.Sprintf("%q with a value that is not UTF-8", a.Key)
+	}
+	return ""
 }
 
 // readerName returns how a refusal of a second reader names the

@@ -3,9 +3,9 @@ package counterprom
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/model"
@@ -40,8 +40,9 @@ var ErrBadLabel = errors.New("counterprom: a family's label name is not allowed"
 // native schema of its own and the FamilyCollector's creation time as its
 // created timestamp. The Family's overflow series is exported with every
 // label [Overflow]; so are the spans of a series of the Family's own whose
-// every value is Overflow, or one of whose values is not UTF-8, which would
-// otherwise make every scrape of the registry fail.
+// every value is Overflow. Every other series is exported with its own
+// values, which the Family made valid UTF-8 ([counter.Family.With]), so
+// that no series makes a scrape of the registry fail.
 //
 // A Collect takes one [counter.Family.Interval] of all the series and sends
 // their metrics, holding the FamilyCollector's lock as a HistogramVec holds
@@ -57,8 +58,8 @@ type FamilyCollector struct {
 	// members are the series of the Family's members, in the order that
 	// Interval visits them, which is the order they were made: the i-th
 	// set of values that a Collect's Interval visits is members[i]. A
-	// member whose labels Prometheus would refuse or take for the
-	// overflow series' is overflow itself.
+	// member whose labels Prometheus would take for the overflow series'
+	// is overflow itself.
 	members []*series
 	// overflow is the series exported with the labels Overflow, nil until
 	// the Family's overflow series or a member that folds into it is
@@ -199,16 +200,10 @@ func (c *FamilyCollector) merge(values []string, s *counter.Snapshot) {
 
 // newMember returns the series of a member of the Family that c has not
 // seen before, by its values: a new series, or the overflow series where
-// the member's labels would be the overflow series' or are not UTF-8.
+// the member's labels would be the overflow series'. The values are UTF-8,
+// as a Family's are.
 func (c *FamilyCollector) newMember(values []string) *series {
-	marker := true
-	for _, v := range values {
-		if !utf8.ValidString(v) {
-			return c.overflowSeries()
-		}
-		marker = marker && v == Overflow
-	}
-	if marker {
+	if !slices.ContainsFunc(values, func(v string) bool { return v != Overflow }) {
 		return c.overflowSeries()
 	}
 	s := new(series)

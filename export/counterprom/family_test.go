@@ -181,17 +181,22 @@ func TestFamilyAgainstCollectors(t *testing.T) {
 }
 
 // TestFamilyFolds checks the series whose labels would be the overflow
-// series' or are not UTF-8: their spans are exported in the overflow
-// series, beside those of sets past the limit, and the pedantic registry
-// gathers every series without error. A set with only some values
-// Overflow is a series of its own.
+// series': their spans are exported in the overflow series, beside those
+// of sets past the limit, and the pedantic registry gathers every series
+// without error. A set with only some values Overflow is a series of its
+// own, and so is one with a value that is not UTF-8 or is too long, which
+// the Family made valid: the registry gathers it with a collector of
+// another kind beside.
 func TestFamilyFolds(t *testing.T) {
-	f, err := counter.NewFamily([]string{"a", "b"}, 4)
+	f, err := counter.NewFamily([]string{"a", "b"}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(counterprom.NewFamily(f, rate(t), counterprom.Opts{Name: "fold_seconds", Buckets: bounds}))
+	other := prometheus.NewCounter(prometheus.CounterOpts{Name: "other_total", Help: "Another instrument."})
+	reg.MustRegister(other)
+	other.Inc()
 	O := counterprom.Overflow
 	count := func() map[string]uint64 {
 		out := map[string]uint64{}
@@ -205,12 +210,19 @@ func TestFamilyFolds(t *testing.T) {
 	if got, want := count(), map[string]uint64{O + "," + O: 1}; !maps.Equal(got, want) {
 		t.Errorf("got %v; want %v", got, want)
 	}
+	long := strings.Repeat("y", counter.MaxValueLen) + "z"
+	cut := strings.Repeat("y", counter.MaxValueLen-len("…")) + "…"
 	f.With(O, "x").Record(20)
 	f.With("\xff", "x").Record(30)
+	f.With("\xfe", long).Record(35)
 	f.With("past", "limit").Record(40)
 	f.With("past", "limit").Record(50)
-	if got, want := count(), map[string]uint64{O + ",x": 1, O + "," + O: 4}; !maps.Equal(got, want) {
+	want := map[string]uint64{O + ",x": 1, "\uFFFD,x": 1, "\uFFFD," + cut: 1, O + "," + O: 3}
+	if got := count(); !maps.Equal(got, want) {
 		t.Errorf("got %v; want %v", got, want)
+	}
+	if got := gather(t, reg, "other_total").GetMetric()[0].GetCounter().GetValue(); got != 1 {
+		t.Errorf("other_total = %v; want 1", got)
 	}
 	if problems, err := testutil.GatherAndLint(reg); err != nil || len(problems) > 0 {
 		t.Errorf("lint: %v %v", problems, err)
