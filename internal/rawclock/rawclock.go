@@ -17,8 +17,6 @@
 package rawclock
 
 import (
-	"slices"
-	"time"
 	_ "unsafe" // for go:linkname
 )
 
@@ -62,27 +60,6 @@ func (c Clock) Kind() string {
 		return "runtime"
 	}
 	return c.kind()
-}
-
-// Cost measures what one [Clock.Read] costs on the calling goroutine: the
-// median, over 31 batches of 64 reads, of a batch's time a read. It reads
-// the raw clock about 2,000 times, and the runtime's monotonic clock twice a
-// batch; it is 0 where [Have] is false.
-func (c Clock) Cost() time.Duration {
-	if !Have {
-		return 0
-	}
-	const batches, reads = 31, 64
-	var per [batches]int64
-	for i := range per {
-		t0 := nanotime()
-		for range reads {
-			c.Read()
-		}
-		per[i] = (nanotime() - t0) / reads
-	}
-	slices.Sort(per[:])
-	return time.Duration(per[batches/2])
 }
 
 // nanotime is the runtime's monotonic clock in nanoseconds: the clock behind

@@ -2,7 +2,6 @@ package rawclock_test
 
 import (
 	"runtime"
-	"slices"
 	"testing"
 	"time"
 
@@ -10,17 +9,17 @@ import (
 )
 
 // TestHave checks that Have is true exactly on Linux and macOS, and that
-// Kind and Cost say so where it is false.
+// Kind says so where it is false.
 func TestHave(t *testing.T) {
 	want := runtime.GOOS == "linux" || runtime.GOOS == "darwin"
 	if rawclock.Have != want {
 		t.Fatalf("Have = %v on %s; want %v", rawclock.Have, runtime.GOOS, want)
 	}
 	c := rawclock.Open(false)
-	kind, cost := c.Kind(), c.Cost()
+	kind := c.Kind()
 	switch {
-	case !want && (kind != "runtime" || cost != 0):
-		t.Errorf("Kind() = %q, Cost() = %v without a raw clock; want \"runtime\" and 0", kind, cost)
+	case !want && kind != "runtime":
+		t.Errorf("Kind() = %q without a raw clock; want \"runtime\"", kind)
 	case want && kind != "vdso" && kind != "system call":
 		t.Errorf("Kind() = %q; want \"vdso\" or \"system call\"", kind)
 	}
@@ -61,36 +60,6 @@ func TestReadAllocatesNothing(t *testing.T) {
 			t.Errorf("Open(%v) allocates %v times a call; want 0", faults, n)
 		}
 	}
-}
-
-// TestCostIsOneRead checks that Cost is the time of one Read: within a
-// factor of 1.6 of the median over batches of reads timed here the same
-// way, on a loaded machine too (both are medians of short batches; three
-// tries), and so not a batch's time or a time divided by the wrong count.
-func TestCostIsOneRead(t *testing.T) {
-	if !rawclock.Have {
-		t.Skip("no raw clock: Cost is 0")
-	}
-	const batches, reads = 31, 64
-	var cost, here time.Duration
-	c := rawclock.Open(false)
-	for range 3 {
-		cost = c.Cost()
-		var per [batches]time.Duration
-		for i := range per {
-			t0 := time.Now()
-			for range reads {
-				c.Read()
-			}
-			per[i] = time.Since(t0) / reads
-		}
-		slices.Sort(per[:])
-		here = per[batches/2]
-		if cost >= here*10/16 && cost <= here*16/10 {
-			return
-		}
-	}
-	t.Errorf("Cost() = %v; want within a factor of 1.6 of the %v a read measured here", cost, here)
 }
 
 // TestOpenFaulting checks that a Clock opened for a thread where RDTSC
