@@ -107,13 +107,16 @@ func newHistogram(b handover.Barrier, want int) *Histogram {
 }
 
 // spill counts a new Recorder's first records (handover.SpillSpans of
-// them) in a shard, as Record does, so that a Recorder that records a few
-// spans and is dropped takes no tally.
-func (h *Histogram) spill(d int64, k handover.Kind) {
+// them) in a shard, as Record does, with their exemplars, so that a
+// Recorder that records a few spans and is dropped takes no tally.
+func (h *Histogram) spill(d int64, k handover.Kind, e handover.Exemplar, ex bool) {
 	s := h.lock()
-	if k == handover.KindSpan {
+	switch {
+	case ex:
+		s.w.RecordExemplar(d, &e).Mark(k, d)
+	case k == handover.KindSpan:
 		s.w.Record(d).MarkSpan(d)
-	} else {
+	default:
 		s.w.RecordKind(d, k).Mark(k, d)
 	}
 	s.mu.Unlock()

@@ -16,7 +16,7 @@ import (
 // Negative spans and spans that changed CPU are counted apart and are in
 // none of those.
 //
-// Its memory follows its spans: 144 bytes, and about 4⅛ bytes a bucket of
+// Its memory follows its spans: 152 bytes, and about 4⅛ bytes a bucket of
 // the window from its shortest span to its longest (n(a, b) in
 // [Histogram]'s doc), which it widens by a quarter as spans outside it
 // arrive, so that one reused as Interval's dst allocates nothing for spans

@@ -33,6 +33,8 @@ func TestNilAndZero(t *testing.T) {
 		zerocall.Make(func() counter.WatchOptions { return counter.WatchOptions{} }),
 		zerocall.Make(func() *counter.Snapshot { return new(counter.Snapshot) }),
 		zerocall.Make(counter.NewHistogram),
+		zerocall.Make(func() *counter.Recorder { return counter.NewHistogram().Recorder() }),
+		zerocall.Make(func() counter.Exemplar { return counter.Exemplar{TraceID: [16]byte{1}, SpanID: [8]byte{2}} }),
 		zerocall.Make(func() *counter.Family { return must(counter.NewFamily([]string{"route"}, 0)) }),
 		zerocall.Make(func() *counter.Anchor { return must(counter.NewAnchor(counter.Monotonic())) }),
 		zerocall.Make(func() *counter.Watch { return must(counter.NewWatch(counter.New(rate), counter.WatchOptions{})) }),
@@ -74,15 +76,18 @@ func TestNilAndZero(t *testing.T) {
 
 		{Fn: (*counter.Histogram).Interval, Valid: map[string]string{"zero dst": zeroSnapshot}},
 		{Fn: (*counter.Histogram).Record, Runtime: map[string]string{"nil h": hotPath}},
+		{Fn: (*counter.Histogram).RecordExemplar, Runtime: map[string]string{"nil h": hotPath, "all nil": hotPath}, Valid: map[string]string{"zero e": "a zero Exemplar is none: the span is recorded without one (Exemplar's doc)"}},
 		{Fn: (*counter.Histogram).Recorder},
 
 		{Fn: (*counter.Recorder).Close},
 		{Fn: (*counter.Recorder).Record, Runtime: map[string]string{"nil r": hotPath}},
 		{Fn: (*counter.Recorder).RecordCPU, Runtime: map[string]string{"nil r": hotPath}},
+		{Fn: (*counter.Recorder).RecordExemplar, Runtime: map[string]string{"nil r": hotPath, "all nil": hotPath}, Valid: map[string]string{"zero e": "a zero Exemplar is none: the span is recorded without one (Exemplar's doc)"}},
 
 		{Fn: (*counter.Snapshot).Buckets, Valid: map[string]string{"zero s": zeroSnapshot}},
 		{Fn: (*counter.Snapshot).Count, Valid: map[string]string{"zero s": zeroSnapshot}},
 		{Fn: (*counter.Snapshot).Draw, Valid: map[string]string{"zero s": zeroSnapshot}},
+		{Fn: (*counter.Snapshot).Exemplars, Valid: map[string]string{"zero s": zeroSnapshot}},
 		{Fn: (*counter.Snapshot).Max, Valid: map[string]string{"zero s": zeroSnapshot}},
 		{Fn: (*counter.Snapshot).Mean, Valid: map[string]string{"zero s": zeroSnapshot}},
 		{Fn: (*counter.Snapshot).Merge, Valid: map[string]string{"zero s": zeroSnapshot, "zero o": zeroSnapshot}},

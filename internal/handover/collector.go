@@ -18,7 +18,7 @@ type Collector struct {
 	interval sync.Mutex
 	barrier  Barrier
 	// spill takes a new writer's first records (Spill).
-	spill func(d int64, k Kind)
+	spill func(d int64, k Kind, e Exemplar, ex bool)
 	// pending holds the records of the writers retired since the last
 	// Interval, and those an Interval's first half found before it took
 	// any tally.
@@ -75,8 +75,10 @@ const SpillSpans = 64
 // NewWriter (after any Close too), so that a writer that records a few
 // spans and is dropped, as one a request is, never takes a tally nor a
 // place among c's writers: f counts them in a writer of its own, such as a
-// Histogram's locked shard. It must be called before any writer records.
-func (c *Collector) Spill(f func(d int64, k Kind)) { c.spill = f }
+// Histogram's locked shard, with their exemplars e where ex says (by
+// value: a pointer would escape through f). It must be called before any
+// writer records.
+func (c *Collector) Spill(f func(d int64, k Kind, e Exemplar, ex bool)) { c.spill = f }
 
 // Barrier returns the barrier the next Interval passes.
 func (c *Collector) Barrier() Barrier {
@@ -140,14 +142,17 @@ func (c *Collector) Spares() int {
 
 // attach gives a writer without a tally (a new or closed one, or a listed
 // one not used yet) an empty one whose window holds the bucket of a
-// record of kind k and span d, and a place among c's writers. It never
-// waits for an Interval.
-func (c *Collector) attach(w *Writer, k Kind, d int64) {
+// record of kind k and span d, and that keeps exemplars where ex says, and
+// a place among c's writers. It never waits for an Interval.
+func (c *Collector) attach(w *Writer, k Kind, d int64, ex bool) {
 	var from, to uint64
 	if p := placeOf(k, d); p >= 0 {
 		from, to = around(uint64(p), uint64(p)+1, grain)
 	}
 	t := c.spareTally(from, to)
+	if ex {
+		t.keepExemplars()
+	}
 	// The tally takes the generation of the one Close took, as a tally
 	// put in front of it would: an Interval may have taken the one before
 	// that and not yet read the journal, which must not name the same
@@ -420,6 +425,10 @@ func (c *Collector) swap(w *Writer, busy bool) *Tally {
 	var fresh *Tally
 	if busy {
 		fresh = c.spareTally(windowAfter(old))
+		if old.ex != nil {
+			// A writer that records exemplars keeps recording them.
+			fresh.keepExemplars()
+		}
 	} else {
 		fresh = c.bareTally(windowAfter(old))
 	}

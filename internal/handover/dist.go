@@ -3,6 +3,7 @@ package handover
 import (
 	"iter"
 	"math/bits"
+	"unsafe"
 )
 
 // A Dist is a distribution as a reader holds it: the sum of tallies and of
@@ -40,6 +41,9 @@ type Dist struct {
 	// came from two CPUs, and unknownCPU the spans of the buckets whose
 	// CPU was -1.
 	negative, migrated, unknownCPU uint64
+	// ex holds the exemplars of the spans, nil until one is added; kept
+	// by Reset.
+	ex *exemplars
 }
 
 // noCopy makes go vet's copylocks check report a copy of what holds it.
@@ -71,7 +75,13 @@ func (s *Dist) UnknownCPU() uint64 { return s.unknownCPU }
 
 // Bytes returns the bytes the Dist's counts take: its memory beside its
 // fixed part, the size of a Dist.
-func (s *Dist) Bytes() int { return 4*(cap(s.low)+cap(s.high)) + 8*cap(s.used) }
+func (s *Dist) Bytes() int {
+	n := 4*(cap(s.low)+cap(s.high)) + 8*cap(s.used)
+	if s.ex != nil {
+		n += int(unsafe.Sizeof(exemplars{}))
+	}
+	return n
+}
 
 // Buckets returns each bucket that holds a span, from the least, and its
 // count.
@@ -96,7 +106,8 @@ func (s *Dist) Buckets() iter.Seq2[int, uint64] {
 // and every bucket's count, whatever their windows.
 func (s *Dist) Equal(o *Dist) bool {
 	if s.count != o.count || s.lo != o.lo || s.hi != o.hi || s.min != o.min || s.max != o.max ||
-		s.negative != o.negative || s.migrated != o.migrated || s.unknownCPU != o.unknownCPU {
+		s.negative != o.negative || s.migrated != o.migrated || s.unknownCPU != o.unknownCPU ||
+		!s.exemplarsEqual(o) {
 		return false
 	}
 	next, stop := iter.Pull2(o.Buckets())
@@ -147,6 +158,9 @@ func (s *Dist) Reset() {
 	s.count, s.lo, s.hi = 0, 0, 0
 	s.min, s.max = 0, 0
 	s.negative, s.migrated, s.unknownCPU = 0, 0, 0
+	if s.ex != nil {
+		*s.ex = exemplars{}
+	}
 }
 
 // Empty reports whether the Dist holds nothing, not even a span counted
@@ -274,6 +288,9 @@ func (s *Dist) Merge(o *Dist) {
 			s.addAt(i-int(s.off), n)
 		}
 		s.merge(o.count, o.lo, o.hi, o.min, o.max)
+		if o.ex != nil {
+			s.mergeExemplars(o.ex)
+		}
 	}
 	s.negative += o.negative
 	s.migrated += o.migrated
@@ -314,6 +331,9 @@ func (s *Dist) addTally(t *Tally) {
 			t.emptied = true
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
+		if t.ex != nil {
+			s.mergeExemplars(t.ex)
+		}
 	}
 	s.negative += uint64(t.negative)
 	s.migrated += uint64(t.migrated)

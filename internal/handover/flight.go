@@ -110,7 +110,7 @@ func (f *flight) place(j journal, c *Collector, dst *Dist) {
 			f.held = f.held[:1]
 			f.in = true
 			c.heldIn.Add(1)
-			dst.Add(j.kind, j.d)
+			j.addTo(dst)
 			return
 		}
 	}
@@ -122,6 +122,13 @@ func (f *flight) finish(c *Collector, dst *Dist) {
 	for _, ht := range f.held {
 		if k, d, ok := wordsSince(ht.was, wordsOf(ht.t)); ok && !f.in {
 			dst.Add(k, d)
+			if x := ht.t.ex; x != nil {
+				// The record has ended: where it kept its exemplar, its
+				// slot is whole.
+				if d, e, ok := x.since(f.seq); ok {
+					dst.AddExemplar(d, &e)
+				}
+			}
 		}
 	}
 	f.free(c)

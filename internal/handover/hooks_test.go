@@ -35,7 +35,9 @@ func TestHooksCompileAway(t *testing.T) {
 			t.Errorf("the inlining report has no %q:\n%s", want, out)
 		}
 	}
-	inlined := len(regexp.MustCompile(`(?m)^\./writer\.go:\d+:\d+: inlining call to step$`).FindAllIndex(out, -1))
+	// The go command replays a cached build's report with the paths of the
+	// directory it was first built from.
+	inlined := len(regexp.MustCompile(`(?m)^(\./|\S*internal/handover/)writer\.go:\d+:\d+: inlining call to step$`).FindAllIndex(out, -1))
 	if inlined != calls || calls == 0 {
 		t.Errorf("%d calls of step in writer.go inlined; want all %d", inlined, calls)
 	}

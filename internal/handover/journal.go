@@ -42,6 +42,10 @@ type journal struct {
 	count      uint32 // of its kind, after it
 	lo, hi     uint64 // of the tally it writes, after it
 	unknownCPU uint32 // likewise
+	// kept says that the record kept its exemplar, ex, in the tally it
+	// writes.
+	kept bool
+	ex   Exemplar
 }
 
 // readJournal returns the journal of w's record that began with seq = s,
@@ -60,6 +64,12 @@ func readJournal(w *Writer, s uint64) (j journal, ok bool) {
 	j.lo = atomic.LoadUint64(&w.jlo)
 	j.hi = atomic.LoadUint64(&w.jhi)
 	j.unknownCPU = uint32(atomic.LoadUint64(&w.jUnknown))
+	if atomic.LoadUint64(&w.jexTag) == s|exKept {
+		for k := range j.ex {
+			j.ex[k] = atomic.LoadUint64(&w.jex[k])
+		}
+		j.kept = true
+	}
 	return j, atomic.LoadUint64(&w.seq) == s
 }
 
@@ -80,5 +90,17 @@ func (j *journal) placeIn(c *Tally, s uint64) {
 	c.min, c.max = min(c.min, j.d), max(c.max, j.d)
 	if j.kind == KindUnknown {
 		c.unknownCPU = j.unknownCPU
+	}
+	if j.kept && c.ex != nil {
+		// The slot the record writes, which the copy may have seen torn.
+		c.ex[slotOf(BucketOf(uint64(j.d)))] = slot{seq: s, d: j.d, ex: j.ex}
+	}
+}
+
+// addTo adds the record to dst, with its exemplar where it kept one.
+func (j *journal) addTo(dst *Dist) {
+	dst.Add(j.kind, j.d)
+	if j.kept {
+		dst.AddExemplar(j.d, &j.ex)
 	}
 }

@@ -14,11 +14,12 @@ import (
 )
 
 // A mutation is one change to the store order of writer.go, to the
-// barrier of collector.go or to the path of a writer with a lock, applied
-// to a scratch copy of this package.
+// barrier of collector.go, to the path of a writer with a lock or to the
+// reader's handling of an exemplar, applied to a scratch copy of this
+// package.
 type mutation struct {
 	name string
-	file string // writer.go or collector.go
+	file string // one of mutatedFiles
 	// edits are replacements of byte ranges of the original file, none
 	// overlapping.
 	edits []edit
@@ -69,6 +70,7 @@ var unitLabels = []struct {
 	{regexp.MustCompile(`&w\.jlo\b`), "jlo", 1},
 	{regexp.MustCompile(`&w\.jhi\b`), "jhi", 1},
 	{regexp.MustCompile(`&w\.jUnknown\b`), "jUnknown", 1},
+	{regexp.MustCompile(`&w\.jexTag\b`), "the exemplar's journal", 1},
 	{regexp.MustCompile(`&w\.jmark\b`), "jmark", 2},
 	{regexp.MustCompile(`&t\.counts\[i\]|store32\(count,`), "count", 3},
 	{regexp.MustCompile(`&t\.lo\b`), "t.lo", 3},
@@ -76,6 +78,7 @@ var unitLabels = []struct {
 	{regexp.MustCompile(`&t\.max\b`), "t.max", 3},
 	{regexp.MustCompile(`&t\.min\b`), "t.min", 3},
 	{regexp.MustCompile(`&t\.unknownCPU\b`), "t.unknownCPU", 3},
+	{regexp.MustCompile(`\.put\(s, d,`), "the exemplar's slot", 3},
 }
 
 // rules names what the rank of each side of a swap breaks.
@@ -93,9 +96,14 @@ func swapRule(a, b unit) (forbidden bool, why string) {
 	return true, "R3: the mark before the tally"
 }
 
-// mutationsOf returns every mutation of writer.go's Record and put and of
-// collector.go's barrier.
-func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
+// mutatedFiles are the files mutations change.
+var mutatedFiles = []string{"writer.go", "collector.go", "flight.go", "journal.go"}
+
+// mutationsOf returns every mutation of writer.go's Record, RecordExemplar
+// and put, of collector.go's barrier, and of the paths listed below, the
+// files' sources in src.
+func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
+	writer, collector := src["writer.go"], src["collector.go"]
 	var ms []mutation
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "writer.go", writer, 0)
@@ -105,7 +113,7 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Recv == nil || fn.Name.Name != "Record" && fn.Name.Name != "put" {
+		if !ok || fn.Recv == nil || fn.Name.Name != "Record" && fn.Name.Name != "RecordExemplar" && fn.Name.Name != "put" {
 			continue
 		}
 		var units []unit
@@ -223,15 +231,29 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 		{"MarkSpan: no mark", "writer.go",
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
 			"a tally taken holding the lock is read by its marks"},
+		{"RecordExemplar: the exemplar's journal after jmark", "writer.go",
+			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n\tstore32(&t.counts[i], c)",
+			"store64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + exJournal + "\tstep()\n\tstore32(&t.counts[i], c)",
+			"R2: the journal, the exemplar's included, before its mark"},
+		{"RecordExemplar: the exemplar's slot before jmark", "writer.go",
+			"store64(&w.jmark, mark(c, t, s))\n\tstep()\n\tstore32(&t.counts[i], c)",
+			"if keep {\n\t\tx.put(s, d, p, e)\n\t}\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n\tstore32(&t.counts[i], c)",
+			"R3: the mark before the tally, the exemplar's slot included"},
+		{"placeIn: the copy's slot left as seen", "journal.go",
+			"c.ex[slotOf(BucketOf(uint64(j.d)))] = slot{seq: s, d: j.d, ex: j.ex}", "_ = s",
+			"a slot the record in flight writes may be torn in the copy: the journal's is whole"},
+		{"finish: the exemplar of a record found by its words left out", "flight.go",
+			"dst.AddExemplar(d, &e)", "_, _ = d, e",
+			"a record that ended after its tally's copy left its exemplar in the tally"},
+		{"place: the exemplar of a record placed by its journal left out", "journal.go",
+			"\tif j.kept {\n\t\tdst.AddExemplar(j.d, &j.ex)\n\t}", "",
+			"a record placed by its journal has its exemplar there"},
 		{"settle: the writers closed during the Interval left listed", "collector.go",
 			"if len(c.closing) > 0 {\n\t\tc.mu.Unlock()\n\t\tc.retireClosed(&c.pending)\n\t\tc.mu.Lock()\n\t}\n\tc.busy = busy",
 			"if false {\n\t\tc.mu.Unlock()\n\t\tc.retireClosed(&c.pending)\n\t\tc.mu.Lock()\n\t}\n\tc.busy = busy",
 			"a writer closed while an Interval runs is off the list when it returns"},
 	} {
-		src := writer
-		if lm.file == "collector.go" {
-			src = collector
-		}
+		src := src[lm.file]
 		at := bytes.Index(src, []byte(lm.old))
 		if at < 0 || bytes.Count(src, []byte(lm.old)) != 1 {
 			t.Fatalf("%s: %q is not once in %s", lm.name, lm.old, lm.file)
@@ -244,6 +266,9 @@ func mutationsOf(t *testing.T, writer, collector []byte) []mutation {
 	}
 	return ms
 }
+
+// exJournal is RecordExemplar's store of the exemplar's journal.
+const exJournal = "if keep {\n\t\tstore64(&w.jex[0], e[0])\n\t\tstore64(&w.jex[1], e[1])\n\t\tstore64(&w.jex[2], e[2])\n\t\tstore64(&w.jex[3], e[3])\n\t\tstore64(&w.jexTag, s|exKept)\n\t}\n"
 
 // isStep reports whether st is a call of step().
 func isStep(st ast.Stmt) bool {
@@ -270,13 +295,13 @@ func TestMutations(t *testing.T) {
 	if os.Getenv("COUNTER_MUTATE") == "" {
 		t.Skip("set COUNTER_MUTATE=1 to apply every mutation of the store order to a scratch copy")
 	}
-	writer, err := os.ReadFile("writer.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	collector, err := os.ReadFile("collector.go")
-	if err != nil {
-		t.Fatal(err)
+	srcs := map[string][]byte{}
+	for _, name := range mutatedFiles {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = b
 	}
 	scratch := t.TempDir()
 	pkg := filepath.Join(scratch, "internal", "handover")
@@ -301,11 +326,8 @@ func TestMutations(t *testing.T) {
 	if out, ok := run(); !ok {
 		t.Fatalf("the package as it is fails the handoverstep tests:\n%s", out)
 	}
-	for _, m := range mutationsOf(t, writer, collector) {
-		src := collector
-		if m.file == "writer.go" {
-			src = writer
-		}
+	for _, m := range mutationsOf(t, srcs) {
+		src := srcs[m.file]
 		if err := os.WriteFile(filepath.Join(pkg, m.file), m.apply(src), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ package handover
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -23,10 +24,27 @@ type stepCase struct {
 	record func(w *Writer) *Tally
 }
 
-// A rec is a record made before or after the one a case stops.
+// A rec is a record made before or after the one a case stops; ex says it
+// carries an exemplar (exOf(d)), through RecordExemplar.
 type rec struct {
-	k Kind
-	d int64
+	k  Kind
+	d  int64
+	ex bool
+}
+
+// exOf is the exemplar of a record of span d in these tests: its words
+// all differ with d, so that a slot torn between two records shows.
+func exOf(d int64) *Exemplar {
+	u := uint64(d)
+	return &Exemplar{u, ^u, u*3 + 1, u ^ 0x5555}
+}
+
+// addTo adds r to dst, as the reader should: its exemplar too.
+func (r rec) addTo(dst *Dist) {
+	dst.Add(r.k, r.d)
+	if r.ex {
+		dst.AddExemplar(r.d, exOf(r.d))
+	}
 }
 
 // kindWide is no record: a rec of it, first in a list, gives the writer a
@@ -35,13 +53,24 @@ type rec struct {
 // where it would with no window.
 const kindWide Kind = 1 << 10
 
+// kindWideEx is kindWide with a tally that keeps exemplars, as a writer
+// that has recorded one holds.
+const kindWideEx Kind = 1<<10 + 1
+
 // on makes r into w, through Record for a span and RecordKind otherwise,
 // and returns the tally it counted into.
 func (r rec) on(w *Writer) *Tally {
-	if r.k == kindWide {
-		w.c.attach(w, KindSpan, 0)
-		w.cur.Store(newTally(0, NumBuckets))
+	if r.k == kindWide || r.k == kindWideEx {
+		w.c.attach(w, KindSpan, 0, false)
+		t := newTally(0, NumBuckets)
+		if r.k == kindWideEx {
+			t.keepExemplars()
+		}
+		w.cur.Store(t)
 		return nil
+	}
+	if r.ex {
+		return w.RecordExemplar(r.d, exOf(r.d))
 	}
 	if r.k == KindSpan {
 		return w.Record(r.d)
@@ -51,27 +80,57 @@ func (r rec) on(w *Writer) *Tally {
 
 // usual are the records before most cases: spans of 500 to 2,000 ticks
 // through both paths, and a negative and a migrated span.
-var usual = []rec{{KindSpan, 500}, {KindUnknown, 600}, {KindNegative, -1}, {KindMigrated, 9}, {KindSpan, 2000}}
+var usual = []rec{{KindSpan, 500, false}, {KindUnknown, 600, false}, {KindNegative, -1, false}, {KindMigrated, 9, false}, {KindSpan, 2000, false}}
 
 // wideUsual and wideCarrying are usual and carrying into a tally of the
 // whole range.
 var (
-	wideUsual    = append([]rec{{kindWide, 0}}, usual...)
-	wideCarrying = append([]rec{{kindWide, 0}}, carrying...)
+	wideUsual    = append([]rec{{kindWide, 0, false}}, usual...)
+	wideCarrying = append([]rec{{kindWideEx, 0, false}}, carrying...)
 )
 
+// usualEx are usual with exemplars: spans of 500 to 2,000 ticks, of which
+// 500 and 2,000 are the slowest of their groups ([256, 512) and
+// [1024, 2048)) and 1,200 is not, 600 and 700 without one in [512, 1024),
+// and one of 2⁴⁰ + 7.
+var usualEx = []rec{{KindSpan, 500, true}, {KindSpan, 1200, true}, {KindUnknown, 600, false}, {KindNegative, -1, false},
+	{KindSpan, 2000, true}, {KindSpan, 700, false}, {KindSpan, 1<<40 + 7, true}}
+
+// wideUsualEx is usualEx into a tally of the whole range that keeps
+// exemplars.
+var wideUsualEx = append([]rec{{kindWideEx, 0, false}}, usualEx...)
+
 // carrying are records whose sum is 2⁶⁴−1, so that a span carries into hi.
-var carrying = []rec{{KindSpan, math.MaxInt64}, {KindUnknown, math.MaxInt64 - 1}, {KindMigrated, 9}, {KindSpan, 2}}
+var carrying = []rec{{KindSpan, math.MaxInt64, false}, {KindUnknown, math.MaxInt64 - 1, false}, {KindMigrated, 9, false}, {KindSpan, 2, true}}
 
 // after is the record made after the one a case stops: it begins a later
 // record, so that the reader must find the stopped record's stores in the
 // tally, not in its journal. It is neither a new minimum nor a new maximum,
 // so that it hides neither store of the record before it.
-var after = rec{KindSpan, 1000}
+var after = rec{KindSpan, 1000, false}
 
 func record(d int64) func(*Writer) *Tally { return func(w *Writer) *Tally { return w.Record(d) } }
 func recordKind(d int64, k Kind) func(*Writer) *Tally {
 	return func(w *Writer) *Tally { return w.RecordKind(d, k) }
+}
+// carries reports whether the case's record carries an exemplar: the
+// cases named for one.
+func (tc stepCase) carries() bool { return strings.HasPrefix(tc.name, "exemplar") }
+
+// exemplarSpans returns the spans of the exemplars s keeps, for a message.
+func exemplarSpans(s *Dist) []int64 {
+	var ds []int64
+	for d, e := range s.Exemplars() {
+		if e != *exOf(d) {
+			d = -d // torn: the words are not d's
+		}
+		ds = append(ds, d)
+	}
+	return ds
+}
+
+func recordEx(d int64) func(*Writer) *Tally {
+	return func(w *Writer) *Tally { return w.RecordExemplar(d, exOf(d)) }
 }
 func none(*Writer) int { return -1 }
 
@@ -99,6 +158,21 @@ var stepCases = []stepCase{
 	{"negative", KindNegative, -3, usual, none, recordKind(-3, KindNegative)},
 	{"migrated", KindMigrated, 5, usual, none, recordKind(5, KindMigrated)},
 	{"migrated, negative", KindMigrated, -5, usual, none, recordKind(-5, KindMigrated)},
+
+	// Spans with an exemplar (ex): the slowest of their group, which the
+	// tally keeps, through both paths; one slower than none of its group,
+	// whose exemplar is not kept; and the paths a tally that keeps none
+	// yet, a closed writer, a full bucket and a carry take.
+	{"exemplar, a new max", KindSpan, 1 << 36, wideUsualEx, none, recordEx(1 << 36)},
+	{"exemplar, the slowest of its group", KindSpan, 900, wideUsualEx, none, recordEx(900)},
+	{"exemplar, not kept", KindSpan, 1150, wideUsualEx, none, recordEx(1150)},
+	{"exemplar, a new min", KindSpan, 100, wideUsualEx, none, recordEx(100)},
+	{"exemplar, above the window", KindSpan, 1 << 36, usualEx, none, recordEx(1 << 36)},
+	{"exemplar, into a tally that keeps none", KindSpan, 1 << 36, wideUsual, none, recordEx(1 << 36)},
+	{"exemplar whose sum carries", KindSpan, math.MaxInt64, wideCarrying, none, recordEx(math.MaxInt64)},
+	{"exemplar into a full bucket", KindSpan, 1000, usualEx, fillBucketOf(1000), recordEx(1000)},
+	{"exemplar into a closed writer", KindSpan, 1000, usualEx, closeWriter, recordEx(1000)},
+	{"exemplar of a negative span", KindNegative, -3, usualEx, none, recordEx(-3)},
 }
 
 // fillBucketOf returns a prepare that fills the bucket of span d in the
@@ -133,6 +207,20 @@ func stepsOf(tc stepCase) int {
 	return n
 }
 
+// keptAlone reports whether the record of tc keeps its exemplar where no
+// Interval runs: every case with one but the span not kept and the
+// negative one.
+func keptAlone(tc stepCase) bool {
+	c := NewCollector(NoBarrier)
+	w := c.NewWriter()
+	for _, r := range tc.before {
+		r.on(w)
+	}
+	tc.prepare(w)
+	tc.record(w)
+	return w.jexTag == w.seq|exKept
+}
+
 // TestRecordAtEachStore stops a writer after each store of a record in
 // turn (and after its load of the tally), as the operating system may, and
 // takes an Interval there; then lets it run to each later store and takes
@@ -148,6 +236,10 @@ func stepsOf(tc stepCase) int {
 // before the first Interval is in it.
 func TestRecordAtEachStore(t *testing.T) {
 	for _, tc := range stepCases {
+		want := tc.carries() && !strings.HasSuffix(tc.name, "not kept") && tc.d >= 0
+		if got := keptAlone(tc); got != want {
+			t.Fatalf("%s: the record keeps its exemplar: %v; want %v", tc.name, got, want)
+		}
 		n := stepsOf(tc)
 		if n < 6 {
 			t.Fatalf("%s: the record made %d steps; want a step after each store of the table", tc.name, n)
@@ -213,8 +305,8 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	var before Dist
 	for _, r := range tc.before {
 		held(r.k, r.d, func() *Tally { return r.on(w) })
-		if r.k != kindWide {
-			before.Add(r.k, r.d)
+		if r.k != kindWide && r.k != kindWideEx {
+			r.addTo(&before)
 		}
 	}
 	full := tc.prepare(w)
@@ -266,6 +358,10 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	OnStep = func() { k++; at() }
 	held(tc.k, tc.d, func() *Tally { return tc.record(w) })
 	OnStep = nil
+	// Whether the tally the record wrote kept its exemplar: the slowest of
+	// its group there, which it is not where an earlier record of the
+	// tally, taken by an earlier Interval, was slower (see Dist.Exemplars).
+	kept := tc.carries() && w.jexTag == w.seq|exKept
 	if late {
 		held(after.k, after.d, func() *Tally { return after.on(w) })
 		afterMade = true
@@ -292,11 +388,11 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 			without.Merge(&before)
 		}
 		if i == afterIn {
-			without.Add(after.k, after.d)
+			after.addTo(&without)
 		}
 		var within Dist
 		within.Merge(&without)
-		within.Add(tc.k, tc.d)
+		rec{tc.k, tc.d, kept}.addTo(&within)
 		switch {
 		case s[i].Equal(&without):
 			continue
@@ -304,8 +400,8 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 			in = i
 			continue
 		}
-		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d; want the record whole in one",
-			tc.name, a, b, n, older, late, locked, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU)
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d, exemplars %v; want the record whole in one",
+			tc.name, a, b, n, older, late, locked, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU, exemplarSpans(&s[i]))
 	}
 	if in < 0 {
 		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): the record is in no Interval", tc.name, a, b, n, older, late, locked)

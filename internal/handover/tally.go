@@ -65,6 +65,18 @@ type Tally struct {
 	// prev is a tally this one was put in front of by its writer, to be
 	// collected with it.
 	prev *Tally
+	// ex holds the exemplars of the tally's records (Writer.RecordExemplar),
+	// nil until its writer records one: such a record puts a tally that
+	// keeps them in front of one that does not, as it does for a window
+	// too narrow. It stays with the tally when it becomes a spare.
+	ex *exemplars
+}
+
+// keepExemplars gives t, which is not installed, slots for exemplars.
+func (t *Tally) keepExemplars() {
+	if t.ex == nil {
+		t.ex = new(exemplars)
+	}
 }
 
 // closed is the tally of a writer that has none: its window is empty and
@@ -119,6 +131,9 @@ func (t *Tally) reset() {
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
 	t.prev = nil
 	t.plan = 0
+	if t.ex != nil {
+		*t.ex = exemplars{}
+	}
 }
 
 // newTally returns an empty tally with the window [from, to).
@@ -234,6 +249,15 @@ func (dst *Tally) load(t *Tally) *Tally {
 	dst.negative = atomic.LoadUint32(&t.negative)
 	dst.migrated = atomic.LoadUint32(&t.migrated)
 	dst.unknownCPU = atomic.LoadUint32(&t.unknownCPU)
+	switch {
+	case t.ex != nil:
+		if dst.ex == nil {
+			dst.ex = new(exemplars)
+		}
+		dst.ex.load(t.ex)
+	case dst.ex != nil:
+		*dst.ex = exemplars{} // a copy keeps its slots for the next
+	}
 	return dst
 }
 

@@ -20,7 +20,13 @@ type Writer struct {
 	jUnknown uint64
 	jmark    uint64
 	cur      atomic.Pointer[Tally]
-	_        [64]byte
+	// The journal of a record that keeps its exemplar (RecordExemplar):
+	// the exemplar, and jexTag, the record's seq with exKept. The writer
+	// alone stores to them, so they may share a line with the words above;
+	// with the padding after them they keep what follows 64 bytes away.
+	jex    Exemplar
+	jexTag uint64
+	_      [24]byte
 
 	// The slow path's and Close's: c, and early, the records the writer
 	// gave to c's spill; pinned says it is one of c's writers for good
@@ -66,12 +72,12 @@ func (w *Writer) Record(d int64) *Tally {
 	// A negative span's bucket is past NumBuckets, and so past the window.
 	i := BucketOf(uint64(d)) - t.off
 	if i >= uint64(len(t.counts)) {
-		return w.slow(d, KindSpan)
+		return w.slow(d, KindSpan, nil)
 	}
 	c := t.counts[i] + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	if c == 0 || carry != 0 {
-		return w.slow(d, KindSpan)
+		return w.slow(d, KindSpan, nil)
 	}
 	store64(&w.jlo, lo)
 	step()
@@ -87,6 +93,64 @@ func (w *Writer) Record(d int64) *Tally {
 	step()
 	if d < t.min {
 		storeInt(&t.min, d)
+	}
+	step()
+	return t
+}
+
+// RecordExemplar is Record for a span that carries the exemplar e: the
+// tally keeps e where it is the slowest span of its slot's group yet, with
+// two more groups of stores, the journal's (rows 5a) and the slot's (row
+// 11). A span that is negative, or that the tally cannot take (as for
+// Record, or a tally that keeps no exemplars yet), goes to the slow path.
+//
+//go:nosplit
+func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
+	s := nextSeq(w.seq, seqSpan)
+	store64(&w.seq, s)
+	step()
+	storeInt(&w.jd, d)
+	step()
+	t := w.cur.Load()
+	step()
+	p := BucketOf(uint64(d))
+	i := p - t.off
+	x := t.ex
+	if i >= uint64(len(t.counts)) || x == nil {
+		return w.slow(d, KindSpan, e)
+	}
+	c := t.counts[i] + 1
+	lo, carry := bits.Add64(t.lo, uint64(d), 0)
+	if c == 0 || carry != 0 {
+		return w.slow(d, KindSpan, e)
+	}
+	keep := x.keeps(d, p)
+	if keep {
+		store64(&w.jex[0], e[0])
+		store64(&w.jex[1], e[1])
+		store64(&w.jex[2], e[2])
+		store64(&w.jex[3], e[3])
+		store64(&w.jexTag, s|exKept)
+	}
+	step()
+	store64(&w.jlo, lo)
+	step()
+	store64(&w.jmark, mark(c, t, s))
+	step()
+	store32(&t.counts[i], c)
+	step()
+	store64(&t.lo, lo)
+	step()
+	if d > t.max {
+		storeInt(&t.max, d)
+	}
+	step()
+	if d < t.min {
+		storeInt(&t.min, d)
+	}
+	step()
+	if keep {
+		x.put(s, d, p, e)
 	}
 	step()
 	return t
@@ -126,7 +190,7 @@ func (t *Tally) markAt(p uint64) {
 // of an unknown CPU, or any span where the caller knows it needs the slow
 // path. A negative span of a summed kind is counted as KindNegative. It
 // returns the tally it counted into, as Record does.
-func (w *Writer) RecordKind(d int64, k Kind) *Tally { return w.slow(d, k) }
+func (w *Writer) RecordKind(d int64, k Kind) *Tally { return w.slow(d, k, nil) }
 
 // slow counts what Record cannot: a negative span, a record of another
 // kind, or one that does not fit the tally (its bucket is outside the
@@ -135,26 +199,33 @@ func (w *Writer) RecordKind(d int64, k Kind) *Tally { return w.slow(d, k) }
 // gives its first SpillSpans records to the Collector's spill, if any,
 // and then attaches itself. It returns the tally it counted into, nil for
 // a record given to the spill.
-func (w *Writer) slow(d int64, k Kind) *Tally {
+func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 	if d < 0 && k != KindMigrated {
 		k = KindNegative
 	}
+	if !k.summed() {
+		e = nil // only a span in the distribution keeps its exemplar
+	}
 	for {
-		full, counted := w.put(d, k)
+		full, counted := w.put(d, k, e)
 		switch {
 		case counted:
 			return full
 		case full == closed:
 			if !w.pinned && w.early < SpillSpans && w.c.spill != nil {
 				w.early++
-				w.c.spill(d, k)
+				if e != nil {
+					w.c.spill(d, k, *e, true)
+				} else {
+					w.c.spill(d, k, Exemplar{}, false)
+				}
 				return nil
 			}
 			if f := w.onAttach; f != nil {
 				w.onAttach = nil
 				f()
 			}
-			w.c.attach(w, k, d)
+			w.c.attach(w, k, d, e != nil)
 		default:
 			if full.plan > 0 && w.c.interval.TryLock() {
 				// The first span after an Interval: the records before
@@ -170,6 +241,9 @@ func (w *Writer) slow(d int64, k Kind) *Tally {
 				from, to = widen(from, to, uint64(p))
 			}
 			fresh := w.c.spareTally(from, to)
+			if e != nil || full.ex != nil {
+				fresh.keepExemplars()
+			}
 			fresh.setGen(full.gen()) // see Tally.tag
 			fresh.prev = full
 			if !w.cur.CompareAndSwap(full, fresh) {
@@ -184,8 +258,9 @@ func (w *Writer) slow(d int64, k Kind) *Tally {
 // put counts a record of any kind, with the stores of the package doc's
 // table, and returns the tally it counted into and true; or, where the
 // tally cannot take it, returns that tally, having stored nothing to it,
-// and false.
-func (w *Writer) put(d int64, k Kind) (*Tally, bool) {
+// and false. A record of a summed kind with an exemplar e, not nil, keeps
+// it as RecordExemplar does, in a tally that keeps exemplars.
+func (w *Writer) put(d int64, k Kind, e *Exemplar) (*Tally, bool) {
 	s := nextSeq(w.seq, seqKind)
 	store64(&w.seq, s)
 	step()
@@ -203,9 +278,18 @@ func (w *Writer) put(d int64, k Kind) (*Tally, bool) {
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	hi := t.hi + carry
 	x := t.unknownCPU + 1
-	if c == 0 || k == KindUnknown && x == 0 {
+	if c == 0 || k == KindUnknown && x == 0 || e != nil && t.ex == nil {
 		return t, false
 	}
+	keep := e != nil && t.ex.keeps(d, BucketOf(uint64(d)))
+	if keep {
+		store64(&w.jex[0], e[0])
+		store64(&w.jex[1], e[1])
+		store64(&w.jex[2], e[2])
+		store64(&w.jex[3], e[3])
+		store64(&w.jexTag, s|exKept)
+	}
+	step()
 	store64(&w.jlo, lo)
 	step()
 	store64(&w.jhi, hi)
@@ -231,6 +315,10 @@ func (w *Writer) put(d int64, k Kind) (*Tally, bool) {
 		step()
 		if k == KindUnknown {
 			store32(&t.unknownCPU, x)
+		}
+		step()
+		if keep {
+			t.ex.put(s, d, BucketOf(uint64(d)), e)
 		}
 		step()
 	}

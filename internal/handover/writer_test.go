@@ -160,7 +160,7 @@ func TestOneMapOfKinds(t *testing.T) {
 	}{{KindSpan, 0}, {KindSpan, 900}, {KindUnknown, 77}, {KindNegative, -3}, {KindMigrated, 5}, {KindMigrated, -5}} {
 		c := newTestCollector()
 		w := c.NewWriter()
-		c.attach(w, tc.k, tc.d)
+		c.attach(w, tc.k, tc.d, false)
 		tl := w.cur.Load()
 		was := wordsOf(tl)
 		w.RecordKind(tc.d, tc.k)

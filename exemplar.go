@@ -1,0 +1,92 @@
+package counter
+
+import (
+	"iter"
+	"runtime"
+	"unsafe"
+
+	"github.com/tickstamp/counter/internal/handover"
+)
+
+// An Exemplar names the request that a span timed, so that a slow span can
+// be traced: the trace and span ids of a distributed trace (as W3C Trace
+// Context and OpenTelemetry lay them out), and a reading of the counter
+// taken during the span, such as its end, which an exporter turns into wall
+// time with an [Anchor]. An Exemplar whose TraceID is all zero is none.
+//
+// A Histogram keeps, for each Interval, the exemplar of the slowest span
+// recorded with one in each doubling of spans, ten doublings apart sharing
+// one (so at most ten), and so always the slowest of all: see
+// [Snapshot.Exemplars].
+type Exemplar struct {
+	TraceID [16]byte
+	SpanID  [8]byte
+	At      Tickstamp
+}
+
+// An Exemplar is laid out as handover.Exemplar's four words.
+var _ = [1]struct{}{}[unsafe.Sizeof(Exemplar{})-unsafe.Sizeof(handover.Exemplar{})]
+
+// words returns e as the hand-over's words.
+func (e *Exemplar) words() *handover.Exemplar { return (*handover.Exemplar)(unsafe.Pointer(e)) }
+
+// none reports whether e names no trace.
+func (e *Exemplar) none() bool { return e.TraceID == [16]byte{} }
+
+// RecordExemplar counts the span d as [Recorder.Record] does, with its
+// exemplar e: the Histogram keeps e where d is the slowest span of its
+// doubling recorded with an exemplar since the last Interval, and it then
+// reaches the same Interval as d, whole. A zero e is none; a negative d is
+// counted apart without it. A record whose exemplar is not kept costs about
+// what Record costs; one that is kept stores e twice more.
+func (r *Recorder) RecordExemplar(d Tickdelta, e Exemplar) {
+	w := r.writer()
+	if e.none() {
+		w.Record(int64(d))
+	} else {
+		w.RecordExemplar(int64(d), e.words())
+	}
+	runtime.KeepAlive(r) // as in Record
+}
+
+// RecordExemplar counts the span d as [Histogram.Record] does, from any
+// goroutine, with its exemplar e, kept as [Recorder.RecordExemplar] says.
+func (h *Histogram) RecordExemplar(d Tickdelta, e Exemplar) {
+	s := h.lock()
+	if e.none() {
+		s.w.Record(int64(d)).MarkSpan(int64(d))
+	} else {
+		s.w.RecordExemplar(int64(d), e.words()).MarkSpan(int64(d))
+	}
+	s.mu.Unlock()
+}
+
+// Exemplars returns each exemplar the Snapshot keeps, with its span, from
+// the fastest span to the slowest: for each doubling of spans (spans 2¹⁰
+// times apart share one), the exemplar of the slowest span recorded with
+// one, so that the last is the exemplar of the slowest span of all that
+// were recorded with one. Spans recorded without an exemplar take no part.
+func (s *Snapshot) Exemplars() iter.Seq2[Tickdelta, Exemplar] {
+	s.mustNotBeNil("Exemplars")
+	return func(yield func(Tickdelta, Exemplar) bool) {
+		for d, e := range s.d.Exemplars() {
+			if !yield(Tickdelta(d), *(*Exemplar)(unsafe.Pointer(&e))) {
+				return
+			}
+		}
+	}
+}
+
+// maxExemplar returns the exemplar of the slowest span recorded with one,
+// and that span, or false where no span was recorded with one.
+func (s *Snapshot) maxExemplar() (Tickdelta, Exemplar, bool) {
+	var (
+		d  Tickdelta
+		e  Exemplar
+		ok bool
+	)
+	for d, e = range s.Exemplars() {
+		ok = true
+	}
+	return d, e, ok
+}
