@@ -113,6 +113,7 @@ func record(d int64) func(*Writer) *Tally { return func(w *Writer) *Tally { retu
 func recordKind(d int64, k Kind) func(*Writer) *Tally {
 	return func(w *Writer) *Tally { return w.RecordKind(d, k) }
 }
+
 // carries reports whether the case's record carries an exemplar: the
 // cases named for one.
 func (tc stepCase) carries() bool { return strings.HasPrefix(tc.name, "exemplar") }
