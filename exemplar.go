@@ -15,9 +15,14 @@ import (
 // time with an [Anchor]. An Exemplar whose TraceID is all zero is none.
 //
 // A Histogram keeps, for each Interval, the exemplar of the slowest span
-// recorded with one in each doubling of spans, ten doublings apart sharing
-// one (so at most ten), and so always the slowest of all: see
-// [Snapshot.Exemplars].
+// recorded with one in each doubling of spans (spans below 128 ticks are
+// one), doublings ten apart sharing one, so at most ten, and so the
+// slowest of all: see [Snapshot.Exemplars]. Each writer's tally keeps
+// them as it counts, so a kept exemplar reaches the Interval of its span,
+// whole. One exception follows from that: a span whose record was under
+// way as [Histogram.Interval] took its writer's tally counts in the next
+// Interval, and keeps its exemplar only where it was the slowest of its
+// doubling among the spans before it in that tally.
 type Exemplar struct {
 	TraceID [16]byte
 	SpanID  [8]byte

@@ -35,7 +35,9 @@ import (
 // and 400 bytes before its 65th span, whose first 64 go to a lock. A lock
 // costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
 // to a power of two from 8 to 1,024, of 360 bytes each. TestMemoryFormula
-// checks this; DESIGN.md says how.
+// checks this; DESIGN.md says how. A writer that records exemplars holds
+// 480 bytes more for each tally it holds, and a Snapshot given any, 480
+// more.
 //
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {

@@ -10,8 +10,9 @@ import (
 )
 
 // Draw writes a text picture of the distribution to w, its spans converted
-// at rate r: first the [Summary], its count and spans apart on one line and
-// its figures on the next, then a row for each step of time from the row of
+// at rate r: first the [Summary], its count and spans apart on one line,
+// its figures on the next, and its max trace on a third where it has one,
+// then a row for each step of time from the row of
 // the least span to that of the largest. The rows' bounds are 1, 2 and 5
 // times each power of ten nanoseconds; each row gives its bounds, its
 // count, a bar as long as its share of the fullest row (in eighths of a
@@ -44,6 +45,10 @@ func (s *Snapshot) Draw(w io.Writer, r TickRate) error {
 		b.WriteByte('\n')
 		b.Write(m.appendFigures(nil))
 		b.WriteByte('\n')
+		if t := m.appendTrace(nil, ""); len(t) > 0 {
+			b.Write(t)
+			b.WriteByte('\n')
+		}
 		drawRows(&b, s, r)
 	}
 	_, err := io.WriteString(w, b.String())

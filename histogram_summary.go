@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"time"
@@ -24,6 +25,10 @@ type Summary struct {
 	// Negative and Migrated are [Snapshot.Negative] and
 	// [Snapshot.Migrated]: spans counted apart.
 	Negative, Migrated uint64
+	// MaxTraceID is the trace id of the slowest span, where it was
+	// recorded with an [Exemplar] (see [Snapshot.Exemplars]); zero
+	// otherwise.
+	MaxTraceID [16]byte
 }
 
 // Summary returns the Snapshot's figures converted at rate r, the rate of
@@ -34,17 +39,22 @@ func (s *Snapshot) Summary(r TickRate) Summary {
 	if s == nil || r.t == nil {
 		panic(refuseSummary("Summary", s, r))
 	}
+	var trace [16]byte
+	if d, e, ok := s.maxExemplar(); ok && d == s.Max() {
+		trace = e.TraceID
+	}
 	return Summary{
-		Count:    s.Count(),
-		Min:      s.Min().Duration(r),
-		Mean:     s.Mean().Duration(r),
-		P50:      s.Quantile(0.5).Duration(r),
-		P90:      s.Quantile(0.9).Duration(r),
-		P99:      s.Quantile(0.99).Duration(r),
-		P999:     s.Quantile(0.999).Duration(r),
-		Max:      s.Max().Duration(r),
-		Negative: s.Negative(),
-		Migrated: s.Migrated(),
+		MaxTraceID: trace,
+		Count:      s.Count(),
+		Min:        s.Min().Duration(r),
+		Mean:       s.Mean().Duration(r),
+		P50:        s.Quantile(0.5).Duration(r),
+		P90:        s.Quantile(0.9).Duration(r),
+		P99:        s.Quantile(0.99).Duration(r),
+		P999:       s.Quantile(0.999).Duration(r),
+		Max:        s.Max().Duration(r),
+		Negative:   s.Negative(),
+		Migrated:   s.Migrated(),
 	}
 }
 
@@ -69,13 +79,24 @@ func refuseSummary(method string, s *Snapshot, r TickRate) error {
 //
 // each D a duration as [time.Duration.String] prints it, rounded to three
 // significant digits, followed by ", K negative" and ", M migrated" where
-// there are spans counted apart; "no spans" where Count is 0.
+// there are spans counted apart, and by ", max trace T", T being
+// MaxTraceID in 32 lowercase hex digits, where it is not zero; "no spans"
+// where Count is 0.
 func (m Summary) String() string {
-	b := appendCount(make([]byte, 0, 128), m.Count)
+	b := appendCount(make([]byte, 0, 176), m.Count)
 	if m.Count != 0 {
 		b = m.appendFigures(append(b, ": "...))
 	}
-	return string(appendApart(b, m.Negative, m.Migrated))
+	return string(m.appendTrace(appendApart(b, m.Negative, m.Migrated), ", "))
+}
+
+// appendTrace appends sep and "max trace T" where MaxTraceID is not zero.
+func (m Summary) appendTrace(b []byte, sep string) []byte {
+	if m.MaxTraceID == [16]byte{} {
+		return b
+	}
+	b = append(append(b, sep...), "max trace "...)
+	return hex.AppendEncode(b, m.MaxTraceID[:])
 }
 
 // appendFigures appends "mean D, p50 D, p90 D, p99 D, p99.9 D, max D".

@@ -12,6 +12,7 @@
 package counterhttp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -61,7 +62,10 @@ import (
 // for [http.ResponseController]; where the writer it wraps cannot flush or
 // hijack, Flush does nothing and Hijack returns an error that wraps
 // [http.ErrNotSupported].
-func Handler(f *counter.Family, c counter.Counter, next http.Handler) http.Handler {
+//
+// Options add to this: [Exemplars] records each span with the exemplar of
+// its request's trace.
+func Handler(f *counter.Family, c counter.Counter, next http.Handler, opts ...Option) http.Handler {
 	if f == nil {
 		panic("counterhttp: Handler of a nil Family: make one with counter.NewFamily")
 	}
@@ -71,7 +75,33 @@ func Handler(f *counter.Family, c counter.Counter, next http.Handler) http.Handl
 	if labels := f.Labels(); len(labels) != 3 {
 		panic("counterhttp: Handler of a family of " + strconv.Itoa(len(labels)) + " labels " + fmt.Sprintf("%q", labels) + "; want three: the method, the route and the status")
 	}
-	return &handler{f: f, c: c, next: next}
+	h := &handler{f: f, c: c, next: next}
+	for _, o := range opts {
+		if o == nil {
+			panic("counterhttp: Handler with a nil Option")
+		}
+		o(h)
+	}
+	return h
+}
+
+// An Option changes what [Handler]'s middleware records.
+type Option func(*handler)
+
+// Exemplars makes Handler record each request's span with the exemplar
+// that from returns for the request's context, read once next has
+// returned, with the reading of c that ends the span as its At: so the
+// slowest request of each Interval names its trace (see
+// [counter.Exemplar]). from returns the zero Exemplar for a request it
+// cannot name, which then records none; counterotel's exemplar helper
+// names the context's sampled span. The context is that of the request
+// Handler was given, so the middleware that starts the span must wrap
+// Handler, not sit between it and next. Exemplars panics for a nil from.
+func Exemplars(from func(context.Context) counter.Exemplar) Option {
+	if from == nil {
+		panic("counterhttp: Exemplars of a nil func")
+	}
+	return func(h *handler) { h.exemplar = from }
 }
 
 // A handler is the middleware Handler returns.
@@ -79,6 +109,8 @@ type handler struct {
 	f    *counter.Family
 	c    counter.Counter
 	next http.Handler
+	// exemplar, where not nil, names the trace of a request (Exemplars).
+	exemplar func(context.Context) counter.Exemplar
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -95,10 +127,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // status. It runs deferred: a status still 0 is a handler that did not
 // return, having written none.
 func (h *handler) record(start counter.Tickstamp, r *http.Request, w *statusWriter) {
-	span := h.c.Now().Sub(start)
+	end := h.c.Now()
+	span := end.Sub(start)
 	status := w.status
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	h.f.With(methodValue(r.Method), routeValue(r, status), statusValue(status)).Record(span)
+	series := h.f.With(methodValue(r.Method), routeValue(r, status), statusValue(status))
+	if h.exemplar == nil {
+		series.Record(span)
+		return
+	}
+	e := h.exemplar(r.Context())
+	e.At = end
+	series.RecordExemplar(span, e)
 }

@@ -1,6 +1,7 @@
 package counterhttp_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -23,8 +24,16 @@ func TestNilAndZero(t *testing.T) {
 		}),
 		zerocall.Make(counter.Monotonic),
 		zerocall.Make[http.Handler](func() http.Handler { return http.NotFoundHandler() }),
+		zerocall.Make(func() []counterhttp.Option { return nil }),
+		zerocall.Make(func() func(context.Context) counter.Exemplar {
+			return func(context.Context) counter.Exemplar { return counter.Exemplar{} }
+		}),
 	}
 	zerocall.Run(t, "counterhttp: ", values, []zerocall.Func{
-		{Fn: counterhttp.Handler, Valid: map[string]string{"zero c": "the zero Counter reads the counter as well as any other (its doc); spans are ticks, converted by the exporter"}},
+		{Fn: counterhttp.Handler, Valid: map[string]string{
+			"zero c":   "the zero Counter reads the counter as well as any other (its doc); spans are ticks, converted by the exporter",
+			"nil opts": "no options: Handler records spans alone",
+		}},
+		{Fn: counterhttp.Exemplars},
 	})
 }

@@ -24,6 +24,14 @@
 //	9  t.max, t.min        t.max, t.min          where k is summed and d is past them
 //	10                     t.unknownCPU          where k is KindUnknown
 //
+// RecordExemplar is Record for a span with an exemplar, and put takes one
+// too, for a span in the distribution. Where the tally keeps the exemplar
+// (the span is the slowest of its slot's group there: exemplars.keeps),
+// the record makes two more rows, decided after row 4:
+//
+//	5a jex, jexTag         jex, jexTag           the exemplar, and the record's seq with exKept
+//	11 the slot            the slot              its span, exemplar and seq (exemplars.put)
+//
 // Nothing is stored when a record ends: the next one's seq says it has. A
 // record that finds t cannot take it (a bucket outside t's window, a full
 // count, a closed writer, or on Record's path a negative span or a sum
@@ -45,6 +53,16 @@
 //     mark too, since the reader loads jmark after it copies.
 //   - The barrier (Barrier.pass) between the reader's swap of every tally
 //     it takes and its first read of a journal.
+//
+// Row 5a is a journal word, under R2, and row 11 a store to the tally,
+// under R3. So an exemplar is whole in every case below, and in the same
+// Interval as its span: where the reader takes the record from the journal
+// (flight.place, or the copy's values, journal.placeIn), jexTag names the
+// record and jex is whole, and placeIn writes it over the copy's slot,
+// which may be torn; where the copy saw none of the record's stores, it saw
+// none of its slot, and once the record has ended its slot, named by its
+// seq, is whole in the tally (flight.finish, exemplars.since); and a tally
+// taken complete has every slot whole.
 //
 // Every other order is free, and a change to one is no change to the
 // proof: rows 2, 3 and 5 in any order among themselves and with the load
@@ -124,7 +142,10 @@
 // # Memory
 //
 // A tally counts a window of buckets (Tally), so a writer holds what its
-// spans cover, and a Dist likewise. The reader installs a bare tally in
+// spans cover, and a Dist likewise. The slots of exemplars are allocated
+// only for a tally whose writer records one (a record with an exemplar
+// puts a tally that keeps them in front of one that does not, as for a
+// window too narrow), and for a Dist that is given one. The reader installs a bare tally in
 // place of the one it takes, which the writer's next span fills (slow puts
 // a tally of the window the bare one stands for in front of it, having
 // first looked at its own last record as the next Interval would, where

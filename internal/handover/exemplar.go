@@ -8,9 +8,9 @@ import "sync/atomic"
 type Exemplar [4]uint64
 
 // Slots is how many exemplars a tally, and a Dist, keeps: one for each
-// group of buckets modulo Slots, a group being one doubling of spans (128
-// buckets, or the 256 buckets of spans below 256 ticks), so that ten
-// doublings in a row, three decades, each keep their own.
+// group of buckets modulo Slots, a group being 128 buckets, one doubling of
+// spans (spans below 128 ticks are one group), so that ten doublings in a
+// row, three decades, each keep their own.
 const Slots = 10
 
 // slotOf returns the slot of bucket p.
