@@ -26,7 +26,27 @@
 // bounds, and the native buckets of the series' window, which runs from the
 // least native bucket that holds a span to the greatest. Besides its labels
 // and a fixed part, a series holds 8 bytes a bound and 8 bytes a native
-// bucket of its window.
+// bucket of its window, and, from its first exemplar, 24 bytes a classic
+// bucket and a native slot and the exemplars it keeps.
+//
+// # Exemplars
+//
+// A span recorded with an exemplar ([counter.Recorder.RecordExemplar])
+// names the trace that took it. Each series keeps exemplars as
+// client_golang's Histogram does. On each classic bucket, the +Inf one
+// among them, it keeps the exemplar of the slowest span in it of the last
+// scrape whose Interval had one there; and, where native, up to ten on
+// the native buckets, one a doubling of spans (doublings ten apart share
+// one), each scrape's replacing those of their doublings, so that the
+// slowest of the last scrape that had any is among them. An exemplar's
+// value is its span in seconds, its labels are trace_id and span_id (where
+// not zero) in lowercase hex, as OpenTelemetry writes them, and its
+// timestamp is its At converted by [Opts].Anchor. It is on the classic
+// bucket its span falls in, which, for a span within
+// [counter.QuantileError] of a bound, may be beside the bucket that
+// counts it. A scrape in the protobuf format carries them all, one in
+// OpenMetrics (promhttp.HandlerOpts.EnableOpenMetrics) those of the classic
+// buckets, and one in the classic text format none.
 //
 // # Who calls Interval
 //
