@@ -26,7 +26,27 @@
 // bounds, and the native buckets of the series' window, which runs from the
 // least native bucket that holds a span to the greatest. Besides its labels
 // and a fixed part, a series holds 8 bytes a bound and 8 bytes a native
-// bucket of its window.
+// bucket of its window, and, from its first exemplar, 24 bytes a classic
+// bucket and a native slot and the exemplars it keeps.
+//
+// # Exemplars
+//
+// A span recorded with an exemplar ([counter.Recorder.RecordExemplar])
+// names the trace that took it. Each series keeps exemplars as
+// client_golang's Histogram does. On each classic bucket, the +Inf one
+// among them, it keeps the exemplar of the slowest span in it of the last
+// scrape whose Interval had one there; and, where native, up to ten on
+// the native buckets, one a doubling of spans (doublings ten apart share
+// one), each scrape's replacing those of their doublings, so that the
+// slowest of the last scrape that had any is among them. An exemplar's
+// value is its span in seconds, its labels are trace_id and span_id (where
+// not zero) in lowercase hex, as OpenTelemetry writes them, and its
+// timestamp is its At converted by [Opts].Anchor. It is on the classic
+// bucket its span falls in, which, for a span within
+// [counter.QuantileError] of a bound, may be beside the bucket that
+// counts it. A scrape in the protobuf format carries them all, one in
+// OpenMetrics (promhttp.HandlerOpts.EnableOpenMetrics) those of the classic
+// buckets, and one in the classic text format none.
 //
 // # Who calls Interval
 //
@@ -79,9 +99,9 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
-// Opts says how a Collector names and buckets its histogram. Namespace,
-// Subsystem, Name, Help and ConstLabels are as in [prometheus.HistogramOpts];
-// Name is required.
+// Opts says how a Collector names, buckets and stamps its histogram.
+// Namespace, Subsystem, Name, Help and ConstLabels are as in
+// [prometheus.HistogramOpts]; Name is required.
 type Opts struct {
 	Namespace   string
 	Subsystem   string
@@ -117,6 +137,15 @@ type Opts struct {
 	// Nor is there a NativeHistogramMaxZeroThreshold: the zero bucket holds
 	// exactly the spans of 0 ticks.
 	NativeHistogramMaxBucketNumber uint32
+
+	// Anchor converts an exemplar's At to its timestamp, at the scrape
+	// that takes the exemplar. Where Anchor is nil or At is zero, the
+	// timestamp is the time of that scrape, after the span's record, as
+	// client_golang stamps an exemplar with the time it is observed:
+	// OpenMetrics allows an exemplar without one, but Prometheus drops a
+	// native histogram's and stamps a classic bucket's anew at each scrape.
+	// The zero Anchor is an error.
+	Anchor *counter.Anchor
 }
 
 // Errors that New's Collector, and NewFamily's, report when registered.
@@ -141,6 +170,7 @@ type Collector struct {
 	mu      sync.Mutex // held by one Collect at a time
 	series  series
 	scratch counter.Snapshot // each Interval's
+	takes   uint64           // the Collects that have taken an Interval
 }
 
 // A shape is what a collector's options make of each series it exports:
@@ -155,6 +185,7 @@ type shape struct {
 	native                   bool
 	exp                      export.Exponential // at the factor's schema
 	maxBuckets               int                // 0: no bound
+	anchor                   *counter.Anchor    // nil: none
 }
 
 // A series is one exported histogram from scrape to scrape: its labels and
@@ -166,6 +197,7 @@ type series struct {
 	classic []uint64
 	zero    uint64 // the spans of 0 ticks, where native
 	window
+	ex *exemplars // nil until the series takes an exemplar
 }
 
 // A window is a series' native buckets: counts[i] holds the spans of
@@ -252,8 +284,10 @@ func (sh *shape) configure(r counter.TickRate, opts Opts, labels []string, sourc
 		return export.ErrZeroRate
 	case math.IsNaN(opts.NativeHistogramBucketFactor) || math.IsInf(opts.NativeHistogramBucketFactor, 0):
 		return ErrBadFactor
+	case opts.Anchor != nil && !converts(opts.Anchor):
+		return errors.New("counterprom: Opts.Anchor is the zero Anchor, which converts nothing; make one with counter.NewAnchor")
 	}
-	sh.native = opts.NativeHistogramBucketFactor > 1
+	sh.native, sh.anchor = opts.NativeHistogramBucketFactor > 1, opts.Anchor
 	bounds := opts.Buckets
 	if bounds == nil && !sh.native {
 		bounds = prometheus.DefBuckets
@@ -354,14 +388,16 @@ func (c *Collector) collect() *metrics {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.src.Interval(&c.scratch)
-	c.series.add(&c.scratch, &c.shape)
+	c.takes++
+	c.series.add(&c.scratch, &c.shape, &take{n: c.takes})
 	return c.metrics(&c.series)
 }
 
-// add adds the spans of in, one Interval, to s, each at its value of
-// [export.Values].
-func (s *series) add(in *counter.Snapshot, sh *shape) {
+// add adds the spans of in, one Interval that the take t took, to s, each
+// at its value of [export.Values], and keeps its exemplars.
+func (s *series) add(in *counter.Snapshot, sh *shape, t *take) {
 	s.total.Add(in)
+	s.keep(in, sh, t)
 	if sh.native && in.Max() > 0 {
 		// The values come in increasing order, in.Max() the last: the
 		// window reaches up to it at once, not a bucket at a time.
@@ -450,17 +486,28 @@ func (sh *shape) metrics(s *series) *metrics {
 	m.SampleCount, m.SampleSum = &h.count, &h.sum
 	m.CreatedTimestamp = &out.created
 
-	// The buckets and their fields in four allocations, not three a bound.
-	m.Bucket = make([]*dto.Bucket, len(sh.bounds))
-	buckets := make([]dto.Bucket, len(sh.bounds))
-	cums := make([]uint64, len(sh.bounds))
-	ubs := slices.Clone(sh.bounds)
+	// The buckets and their fields in four allocations, not three a bound;
+	// the +Inf bucket too where it has an exemplar, which it carries.
+	n := len(sh.bounds)
+	if s.ex.infinite() {
+		n++
+	}
+	m.Bucket = make([]*dto.Bucket, n)
+	buckets := make([]dto.Bucket, n)
+	cums := make([]uint64, n)
+	ubs := append(make([]float64, 0, n), sh.bounds...)
+	if n > len(sh.bounds) {
+		ubs = append(ubs, math.Inf(1))
+	}
 	var cum uint64
-	for i := range sh.bounds {
+	for i := range n {
 		cum += s.classic[i]
 		cums[i] = cum
 		buckets[i].CumulativeCount, buckets[i].UpperBound = &cums[i], &ubs[i]
 		m.Bucket[i] = &buckets[i]
+	}
+	if s.ex != nil {
+		s.ex.set(m)
 	}
 	if sh.native {
 		h.schema, h.zeroThreshold, h.zeroCount = s.schema, prometheus.DefNativeHistogramZeroThreshold, s.zero

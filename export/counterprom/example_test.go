@@ -1,6 +1,8 @@
 package counterprom_test
 
 import (
+	"encoding/hex"
+	"fmt"
 	"log"
 	"net/http"
 	"os"
@@ -98,4 +100,57 @@ func ExampleNewFamily() {
 	// request_duration_seconds_bucket{method="__overflow__",route="__overflow__",le="+Inf"} 1
 	// request_duration_seconds_sum{method="__overflow__",route="__overflow__"} 3e-07
 	// request_duration_seconds_count{method="__overflow__",route="__overflow__"} 1
+}
+
+// Serve exemplars: each span recorded with the ids of its trace, as a
+// tracer such as OpenTelemetry gives them (trace.SpanContext's TraceID and
+// SpanID), links its bucket to that trace. The Anchor stamps each exemplar
+// with the wall time of its At. The spans are made up, in ticks of the
+// monotonic clock, 1 GHz.
+func Example_exemplars() {
+	c := counter.Monotonic()
+	anchor, err := counter.NewAnchor(c)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := counter.NewHistogram()
+	reg := prometheus.NewRegistry() // served with promhttp.HandlerOpts{EnableOpenMetrics: true}
+	reg.MustRegister(counterprom.New(h, c.Rate(), counterprom.Opts{
+		Name:                        "request_duration_seconds",
+		Buckets:                     []float64{0.000002, 0.001},
+		NativeHistogramBucketFactor: 1.1,
+		Anchor:                      anchor,
+	}))
+
+	trace := func(id string) counter.Exemplar { // a handler's, from its tracer
+		var e counter.Exemplar
+		hex.Decode(e.TraceID[:], []byte(id))
+		hex.Decode(e.SpanID[:], []byte(id[16:]))
+		e.At = c.Now() // the span's end
+		return e
+	}
+	// 1,200 and 1,500 ns are one doubling, whose slowest keeps its exemplar.
+	h.RecordExemplar(1200, trace("4bf92f3577b34da6a3ce929d0e0e4736"))
+	h.RecordExemplar(1500, trace("0af7651916cd43dd8448eb211c80319c"))
+	h.RecordExemplar(90_000, trace("5b8efff798038103d269b633813fc60c"))
+	h.Record(3000)
+
+	families, err := reg.Gather()
+	if err != nil {
+		log.Fatal(err)
+	}
+	hist := families[0].GetMetric()[0].GetHistogram()
+	for _, b := range hist.GetBucket() {
+		if e := b.GetExemplar(); e != nil {
+			fmt.Printf("le=%v: %v s, %v=%v\n", b.GetUpperBound(), e.GetValue(), e.GetLabel()[0].GetName(), e.GetLabel()[0].GetValue())
+		}
+	}
+	for _, e := range hist.GetExemplars() {
+		fmt.Printf("native: %v s, %v=%v\n", e.GetValue(), e.GetLabel()[0].GetName(), e.GetLabel()[0].GetValue())
+	}
+	// Output:
+	// le=2e-06: 1.5e-06 s, trace_id=0af7651916cd43dd8448eb211c80319c
+	// le=0.001: 9e-05 s, trace_id=5b8efff798038103d269b633813fc60c
+	// native: 1.5e-06 s, trace_id=0af7651916cd43dd8448eb211c80319c
+	// native: 9e-05 s, trace_id=5b8efff798038103d269b633813fc60c
 }

@@ -37,12 +37,13 @@ var ErrBadLabel = errors.New("counterprom: a family's label name is not allowed"
 // [NewFamily].
 //
 // Each series is exported as a [Collector] exports its one source, with a
-// native schema of its own and the FamilyCollector's creation time as its
-// created timestamp. The Family's overflow series is exported with every
-// label [Overflow]; so are the spans of a series of the Family's own whose
-// every value is Overflow. Every other series is exported with its own
-// values, which the Family made valid UTF-8 ([counter.Family.With]), so
-// that no series makes a scrape of the registry fail.
+// native schema and exemplars of its own and the FamilyCollector's
+// creation time as its created timestamp. The Family's overflow series is
+// exported with every label [Overflow]; so are the spans of a series of
+// the Family's own whose every value is Overflow. Every other series is
+// exported with its own values, which the Family made valid UTF-8
+// ([counter.Family.With]), so that no series makes a scrape of the
+// registry fail.
 //
 // A Collect takes one [counter.Family.Interval] of all the series and sends
 // their metrics, holding the FamilyCollector's lock as a HistogramVec holds
@@ -67,6 +68,7 @@ type FamilyCollector struct {
 	overflow *series
 	next     int                                        // the index in members of the next set Interval visits
 	take     func(values []string, s *counter.Snapshot) // c.merge, made once
+	current  take                                       // the running Collect's
 }
 
 // NewFamily returns a FamilyCollector of the series of f, each span at the
@@ -168,6 +170,7 @@ func (c *FamilyCollector) Collect(ch chan<- prometheus.Metric) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.next = 0
+	c.current = take{n: c.current.n + 1}
 	c.f.Interval(c.take)
 	for _, s := range c.members {
 		if s != c.overflow {
@@ -195,7 +198,7 @@ func (c *FamilyCollector) merge(values []string, s *counter.Snapshot) {
 		c.members = append(c.members, to)
 		c.next++
 	}
-	to.add(s, &c.shape)
+	to.add(s, &c.shape, &c.current)
 }
 
 // newMember returns the series of a member of the Family that c has not

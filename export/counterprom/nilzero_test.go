@@ -77,9 +77,15 @@ func TestNilAndZero(t *testing.T) {
 			"zero c": func() error { return collectError(zero) },
 		}
 	}
+	// The zero Anchor in Opts, which Opts's own zero case leaves nil.
+	zeroAnchor := counterprom.Opts{Name: "request_duration_seconds", Anchor: new(counter.Anchor)}
 	zerocall.Run(t, "counterprom: ", values, []zerocall.Func{
-		{Fn: counterprom.New, Later: registered},
-		{Fn: counterprom.NewFamily, Later: registered},
+		{Fn: counterprom.New, Later: registered, Custom: map[string]func() error{
+			"zero opts.Anchor": func() error { return register(counterprom.New(counter.NewHistogram(), r, zeroAnchor)) },
+		}},
+		{Fn: counterprom.NewFamily, Later: registered, Custom: map[string]func() error{
+			"zero opts.Anchor": func() error { return register(counterprom.NewFamily(family(), r, zeroAnchor)) },
+		}},
 		{Fn: (*counterprom.Collector).Describe, Custom: describe((*counterprom.Collector)(nil), new(counterprom.Collector))},
 		{Fn: (*counterprom.Collector).Collect, Custom: collect((*counterprom.Collector)(nil), new(counterprom.Collector))},
 		{Fn: (*counterprom.FamilyCollector).Describe, Custom: describe((*counterprom.FamilyCollector)(nil), new(counterprom.FamilyCollector))},
