@@ -101,8 +101,10 @@
 //
 // # Exemplars
 //
-// A span recorded with an exemplar ([counter.Histogram.RecordExemplar])
-// reaches the histogram point that holds it as one of its Exemplars: the trace and span ids, the value in seconds as Min and Max
+// A span recorded with an exemplar, such as
+// h.RecordExemplar(d, counterotel.Exemplar(ctx)) in a request traced by
+// OpenTelemetry, reaches the histogram point that holds it as one of its
+// Exemplars: the trace and span ids, the value in seconds as Min and Max
 // convert it, and the time of the exemplar's At by the Anchor of
 // [WithAnchor], or, where there is none or At is 0, of the Produce that
 // took it. A delta point has the exemplars of the spans it holds that

@@ -1,14 +1,33 @@
 package counterotel
 
 import (
+	"context"
 	"math/bits"
 	"time"
 
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
 )
+
+// Exemplar returns the exemplar of the span in ctx, for
+// [counter.Histogram.RecordExemplar] and [counter.Recorder.RecordExemplar]:
+// its trace and span ids where its span context is valid and sampled, and
+// the zero Exemplar, none, where ctx has no such span (a nil ctx has none),
+// as the SDK's trace-based exemplar filter keeps a measurement only in a
+// sampled span. Its At is 0, which a Producer exports as the time of the
+// Produce that takes it; the caller may set At to a reading of the counter
+// taken during the span, such as its end, which the Producer turns into
+// wall time with the Anchor of [WithAnchor]. It allocates nothing.
+func Exemplar(ctx context.Context) counter.Exemplar {
+	sc := trace.SpanContextFromContext(ctx)
+	if !sc.IsValid() || !sc.IsSampled() {
+		return counter.Exemplar{}
+	}
+	return counter.Exemplar{TraceID: sc.TraceID(), SpanID: sc.SpanID()}
+}
 
 // slots is how many exemplars a Snapshot keeps: one for each doubling of
 // spans, doublings 2¹⁰ apart sharing one.

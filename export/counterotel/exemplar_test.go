@@ -13,6 +13,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export/counterotel"
@@ -191,6 +193,77 @@ func TestExemplarFamily(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExemplarOfContext checks Exemplar against spans of the OpenTelemetry
+// SDK's tracer: a sampled span's ids, and none for an unsampled span, for a
+// context without a span or a nil one, and for a sampled span context
+// without a span id; with no allocation. And a span recorded with the
+// exemplar of a sampled span is exported with its trace and span ids, in
+// both temporalities; one of an unsampled span is exported without one.
+func TestExemplarOfContext(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		sampler sdktrace.Sampler
+		sampled bool
+	}{
+		{"sampled", sdktrace.AlwaysSample(), true},
+		{"unsampled", sdktrace.NeverSample(), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(c.sampler))
+			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			ctx, span := tp.Tracer("test").Start(context.Background(), "request")
+			defer span.End()
+			sc := span.SpanContext()
+			if !sc.IsValid() || sc.IsSampled() != c.sampled {
+				t.Fatalf("the SDK's span context: valid %v, sampled %v", sc.IsValid(), sc.IsSampled())
+			}
+			e := counterotel.Exemplar(ctx)
+			want := counter.Exemplar{}
+			if c.sampled {
+				want = counter.Exemplar{TraceID: sc.TraceID(), SpanID: sc.SpanID()}
+			}
+			if e != want {
+				t.Errorf("Exemplar = %+v; want %+v", e, want)
+			}
+			if n := testing.AllocsPerRun(100, func() { e = counterotel.Exemplar(ctx) }); n != 0 {
+				t.Errorf("Exemplar: %v allocations; want 0", n)
+			}
+
+			for _, tm := range temporalities {
+				hs := newHarness(t, tm.sel)
+				h := counter.NewHistogram()
+				if err := hs.p.Register("request.duration", h, rate); err != nil {
+					t.Fatal(err)
+				}
+				h.RecordExemplar(12_345, counterotel.Exemplar(ctx))
+				dp := onePoint(t, hs.collect(t), "request.duration", tm.want)
+				var w []wantExemplar
+				if c.sampled {
+					tid, sid := sc.TraceID(), sc.SpanID()
+					if !bytes.Equal(dp.Exemplars[0].TraceID, tid[:]) || !bytes.Equal(dp.Exemplars[0].SpanID, sid[:]) {
+						t.Errorf("%s: the exemplar's ids %x %x; the span's %v %v", tm.name, dp.Exemplars[0].TraceID, dp.Exemplars[0].SpanID, tid, sid)
+					}
+					w = []wantExemplar{{12_345, want, dp.Time}}
+				}
+				checkExemplars(t, dp.Exemplars, w)
+			}
+		})
+	}
+
+	noSpanID := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: trace.TraceID{1}, TraceFlags: trace.FlagsSampled,
+	}))
+	for name, ctx := range map[string]context.Context{
+		"no span":    context.Background(),
+		"nil":        nil,
+		"no span id": noSpanID,
+	} {
+		if e := counterotel.Exemplar(ctx); e != (counter.Exemplar{}) {
+			t.Errorf("%s: Exemplar = %+v; want none", name, e)
+		}
 	}
 }
 

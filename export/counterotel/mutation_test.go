@@ -103,6 +103,8 @@ var mutations = []mutation{
 		"Value: export.Seconds(k.d, rate)", "Value: 1e9 * export.Seconds(k.d, rate)"},
 	{"a zero span id is exported", "exemplar.go",
 		"if k.e.SpanID != ([8]byte{}) {", "if true {"},
+	{"an unsampled span gives an exemplar", "exemplar.go",
+		"if !sc.IsValid() || !sc.IsSampled() {", "if !sc.IsValid() {"},
 	{"WithAnchor takes the zero Anchor", "producer.go",
 		"if a != nil && reflect.ValueOf(a).Elem().IsZero() {", "if a != nil && reflect.ValueOf(a).Elem().IsZero() && a == nil {"},
 }
@@ -110,5 +112,5 @@ var mutations = []mutation{
 // TestMutations runs the tests of the points on each mutation: each must
 // fail, and the package as it is must pass (internal/mutate).
 func TestMutations(t *testing.T) {
-	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing|TestExemplarSlots|TestExemplarTemporality|TestExemplarFamily|TestExemplarAnchor|TestExemplarWithoutSpanID)$`, mutations)
+	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing|TestExemplarSlots|TestExemplarTemporality|TestExemplarFamily|TestExemplarOfContext|TestExemplarAnchor|TestExemplarWithoutSpanID)$`, mutations)
 }

@@ -53,6 +53,7 @@ func TestNilAndZero(t *testing.T) {
 	noAttrs := "no attributes"
 	zerocall.Run(t, "counterotel: ", values, []zerocall.Func{
 		{Fn: counterotel.NewProducer, Valid: map[string]string{"nil opts": "no options"}},
+		{Fn: counterotel.Exemplar, Valid: map[string]string{"nil ctx": "a nil ctx has no span: the zero Exemplar (its doc)"}},
 		{Fn: counterotel.WithAnchor, Later: refused, Valid: map[string]string{"nil a": "no anchor: an exemplar's time is the Produce's (its doc)"}},
 		{Fn: counterotel.WithMaxScale},
 		{Fn: counterotel.WithMaxSize},
