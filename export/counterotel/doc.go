@@ -99,6 +99,23 @@
 // their own Min and Max; a histogram point that holds none has Count 0 and
 // no Min and Max, and is still reported.
 //
+// # Exemplars
+//
+// A span recorded with an exemplar, such as
+// h.RecordExemplar(d, counterotel.Exemplar(ctx)) in a request traced by
+// OpenTelemetry, reaches the histogram point that holds it as one of its
+// Exemplars: the trace and span ids, the value in seconds as Min and Max
+// convert it, and the time of the exemplar's At by the Anchor of
+// [WithAnchor], or, where there is none or At is 0, of the Produce that
+// took it. A delta point has the exemplars of the spans it holds that
+// [counter.Snapshot.Exemplars] keeps: of each doubling of spans (doublings
+// 2¹⁰ apart share one), the slowest recorded with one. A cumulative point
+// has, for each such doubling, the exemplar of the latest Produce that took
+// one in it, so the slowest of the latest Produce that took any is among
+// them. Either has at most ten, from the fastest span to the slowest, and
+// none where no span had one. Each series of a Family, and its overflow
+// series, keeps its own.
+//
 // # One reader for each Source
 //
 // A Producer takes spans through its Sources' Interval, which hands each
@@ -169,12 +186,14 @@
 // one Family.Interval for all its series) and, for each series, work in
 // proportion to the buckets of its Interval's Snapshot, a bucket index and
 // an add for each of their values, and to the buckets of its point, which
-// it copies into what it returns: the caller keeps that, and no later
-// Produce changes it. A series keeps its count, exact sum, extremes and
-// sums of spans counted apart, and its cumulative buckets, at most the
-// maximum size of 8-byte counts whatever the range of its spans; the
-// Producer keeps one Snapshot for its Sources' Intervals, one set of
+// it copies into what it returns, as it copies the point's exemplars: the
+// caller keeps that, and no later Produce changes it. A series keeps its
+// count, exact sum, extremes and sums of spans counted apart, and its
+// cumulative buckets, at most the maximum size of 8-byte counts whatever
+// the range of its spans, and ten exemplars from the first span with one;
+// the Producer keeps one Snapshot for its Sources' Intervals, one set of
 // buckets for delta points, and for each registration a table of 128
-// buckets that places most values without converting them. Produce, Register and RegisterFamily may be
-// called from any goroutine; they take turns.
+// buckets that places most values without converting them. Produce,
+// Register and RegisterFamily may be called from any goroutine; they take
+// turns.
 package counterotel

@@ -1,6 +1,7 @@
 package counterotel_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log"
@@ -11,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export/counterotel"
@@ -114,4 +116,48 @@ func ExampleProducer_RegisterFamily() {
 	// {method=GET,route=/users,service=api}: count 2, sum 2.7µs
 	// {method=POST,route=/users,service=api}: count 1, sum 5µs
 	// {otel.metric.overflow=true,service=api}: count 2, sum 1.2µs
+}
+
+// Record a span with the trace it served: the exemplar of the request's
+// context, with the counter's reading at the span's end, which the
+// Producer's Anchor turns into the exemplar's time. A backend links the
+// histogram's slow spans to their traces.
+func ExampleExemplar() {
+	c, err := counter.Discover()
+	if err != nil {
+		c = counter.Monotonic()
+	}
+	a, err := counter.NewAnchor(c)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()))
+	defer tp.Shutdown(context.Background())
+	h := counter.NewHistogram()
+	p := counterotel.NewProducer(counterotel.WithAnchor(a))
+	if err := p.Register("request.duration", h, c.Rate()); err != nil {
+		log.Fatal(err)
+	}
+	reader := metric.NewManualReader(metric.WithProducer(p))
+	mp := metric.NewMeterProvider(metric.WithReader(reader))
+	defer mp.Shutdown(context.Background())
+
+	// The handler.
+	ctx, span := tp.Tracer("example").Start(context.Background(), "request")
+	start := c.Now()
+	end := c.Now()
+	e := counterotel.Exemplar(ctx) // none where the span is not sampled
+	e.At = end
+	h.RecordExemplar(end.Sub(start), e)
+	span.End()
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		log.Fatal(err)
+	}
+	dp := rm.ScopeMetrics[0].Metrics[0].Data.(metricdata.ExponentialHistogram[float64]).DataPoints[0]
+	trace := span.SpanContext().TraceID()
+	fmt.Println(len(dp.Exemplars), bytes.Equal(dp.Exemplars[0].TraceID, trace[:]))
+	// Output:
+	// 1 true
 }

@@ -235,7 +235,9 @@ func TestOptionErrors(t *testing.T) {
 		{[]counterotel.Option{counterotel.WithMaxScale(20)}, "WithMaxScale(20)"},
 		{[]counterotel.Option{counterotel.WithMaxScale(math.MaxInt32)}, "WithMaxScale(2147483647)"},
 		{[]counterotel.Option{counterotel.WithMaxScale(9), counterotel.WithMaxSize(0), counterotel.WithMaxScale(3)}, "WithMaxScale(9)"},
+		{[]counterotel.Option{counterotel.WithAnchor(new(counter.Anchor))}, "WithAnchor of the zero Anchor"},
 		{[]counterotel.Option{counterotel.WithMaxSize(2), counterotel.WithMaxScale(-10)}, ""},
+		{[]counterotel.Option{counterotel.WithAnchor(nil)}, ""},
 		{[]counterotel.Option{counterotel.WithMaxSize(math.MaxInt32), counterotel.WithMaxScale(8)}, ""},
 	} {
 		p := counterotel.NewProducer(c.opts...)
@@ -297,7 +299,8 @@ func TestTemporalitySwitch(t *testing.T) {
 }
 
 // TestProduceKeepsNothing checks that what Produce returned is the
-// caller's: a later Produce, of other spans, changes none of it.
+// caller's: a later Produce, of other spans and exemplars, changes none of
+// it.
 func TestProduceKeepsNothing(t *testing.T) {
 	for _, tm := range temporalities {
 		t.Run(tm.name, func(t *testing.T) {
@@ -309,6 +312,8 @@ func TestProduceKeepsNothing(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 5))
 			spantest.Record(h, randomSpans(r, 1000))
 			h.Record(-1)
+			h.RecordExemplar(5000, numbered(1))
+			h.RecordExemplar(9, numbered(2))
 			first, err := p.Produce(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -317,6 +322,8 @@ func TestProduceKeepsNothing(t *testing.T) {
 			for range 3 {
 				spantest.Record(h, spantest.LogUniform(r, 1000, 1, 1e9))
 				h.Record(-1)
+				h.RecordExemplar(5001, numbered(3))
+				h.RecordExemplar(10, numbered(4))
 				if _, err := p.Produce(context.Background()); err != nil {
 					t.Fatal(err)
 				}

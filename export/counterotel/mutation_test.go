@@ -6,8 +6,8 @@ import (
 	"github.com/tickstamp/counter/internal/mutate"
 )
 
-// mutations are changes to buckets.go, series.go, family.go and
-// producer.go that each break a rule of the package doc or of the code's
+// mutations are changes to buckets.go, series.go, family.go, producer.go
+// and exemplar.go that each break a rule of the package doc or of the code's
 // comments, which some test must catch.
 // A mutation is a mutate.Mutation, listed without field names.
 type mutation mutate.Mutation
@@ -79,10 +79,38 @@ var mutations = []mutation{
 		"kv.Value.Type() != attribute.STRING || ", ""},
 	{"a family's attribute of any type may be another's series'", "family.go",
 		"if v.Type() != attribute.STRING {", "if v.Type() == attribute.EMPTY {"},
+	{"a cumulative point's exemplars are the Interval's", "series.go",
+		"} else if sr.exemplars != nil {", "} else if false {"},
+	{"a delta point's exemplars are the cumulative ones", "series.go",
+		"\t} else if sr.exemplars != nil {", "\t}\n\tif sr.exemplars != nil {"},
+	{"a delta Produce keeps no exemplar for later cumulative points", "series.go",
+		"if len(ex) > 0 {", "if len(ex) > 0 && !b.histDelta {"},
+	{"the spans below 128 ticks are a doubling each", "exemplar.go",
+		"max(bits.Len64(uint64(d))-7, 0) % slots", "bits.Len64(uint64(d)) % slots"},
+	{"doublings 2¹⁰ apart do not share a slot", "exemplar.go",
+		"max(bits.Len64(uint64(d))-7, 0) % slots", "min(max(bits.Len64(uint64(d))-7, 0), slots-1)"},
+	{"a slot keeps the slower exemplar, not the newer", "exemplar.go",
+		"\t\tx[slotOf(k.d)] = k\n", "\t\tif x[slotOf(k.d)].d < k.d {\n\t\t\tx[slotOf(k.d)] = k\n\t\t}\n"},
+	{"a cumulative point's exemplars are in the slots' order", "exemplar.go",
+		"i > 0 && buf[i-1].d > k.d", "i > 0 && false"},
+	{"an exemplar's At is not converted by the anchor", "exemplar.go",
+		"if p.anchor != nil && e.At != 0 {", "if false {"},
+	{"an At of 0 is converted by the anchor", "exemplar.go",
+		"if p.anchor != nil && e.At != 0 {", "if p.anchor != nil {"},
+	{"the span id is the trace id's", "exemplar.go",
+		"copy(id[16:], k.e.SpanID[:])", "copy(id[16:], k.e.TraceID[:])"},
+	{"an exemplar's value is in nanoseconds", "exemplar.go",
+		"Value: export.Seconds(k.d, rate)", "Value: 1e9 * export.Seconds(k.d, rate)"},
+	{"a zero span id is exported", "exemplar.go",
+		"if k.e.SpanID != ([8]byte{}) {", "if true {"},
+	{"an unsampled span gives an exemplar", "exemplar.go",
+		"if !sc.IsValid() || !sc.IsSampled() {", "if !sc.IsValid() {"},
+	{"WithAnchor takes the zero Anchor", "producer.go",
+		"if a != nil && reflect.ValueOf(a).Elem().IsZero() {", "if a != nil && reflect.ValueOf(a).Elem().IsZero() && a == nil {"},
 }
 
 // TestMutations runs the tests of the points on each mutation: each must
 // fail, and the package as it is must pass (internal/mutate).
 func TestMutations(t *testing.T) {
-	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing)$`, mutations)
+	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing|TestExemplarSlots|TestExemplarTemporality|TestExemplarFamily|TestExemplarOfContext|TestExemplarAnchor|TestExemplarWithoutSpanID)$`, mutations)
 }

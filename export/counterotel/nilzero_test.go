@@ -36,11 +36,25 @@ func TestNilAndZero(t *testing.T) {
 		}),
 		zerocall.Make(func() metric.TemporalitySelector { return metric.DefaultTemporalitySelector }),
 		zerocall.Make[context.Context](context.Background),
+		zerocall.Make(func() *counter.Anchor {
+			a, err := counter.NewAnchor(counter.Monotonic())
+			if err != nil {
+				panic(err)
+			}
+			return a
+		}),
+	}
+	// refused returns the error of a Producer made with the option that
+	// results holds.
+	refused := func(results []any) error {
+		return counterotel.NewProducer(results[0].(counterotel.Option)).Register("x", counter.NewHistogram(), rate)
 	}
 	zeroProducer := "the zero Producer is one, with no option (Producer's doc)"
 	noAttrs := "no attributes"
 	zerocall.Run(t, "counterotel: ", values, []zerocall.Func{
 		{Fn: counterotel.NewProducer, Valid: map[string]string{"nil opts": "no options"}},
+		{Fn: counterotel.Exemplar, Valid: map[string]string{"nil ctx": "a nil ctx has no span: the zero Exemplar (its doc)"}},
+		{Fn: counterotel.WithAnchor, Later: refused, Valid: map[string]string{"nil a": "no anchor: an exemplar's time is the Produce's (its doc)"}},
 		{Fn: counterotel.WithMaxScale},
 		{Fn: counterotel.WithMaxSize},
 		{Fn: counterotel.WithTemporalitySelector, Valid: map[string]string{"nil sel": "a nil sel is the default, cumulative (its doc)"}},

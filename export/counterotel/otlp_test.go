@@ -1,6 +1,7 @@
 package counterotel_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"maps"
@@ -86,7 +87,12 @@ func received(t *testing.T, req *collectormetricspb.ExportMetricsServiceRequest,
 // the exponential histogram's point with checkPoint and against a Snapshot
 // of the spans, and the sums beside it;
 // and beside it the points of a registered Family, two series and the
-// overflow, each with its attributes and its spans.
+// overflow, each with its attributes and its spans. The registration, a
+// series and the overflow record a span with an exemplar at each
+// collection, in another doubling each time: its trace and span ids, its
+// seconds and the time of the collection that took it arrive on the
+// point, one of each collection's where it is cumulative; the other
+// series' point has none.
 func TestOTLP(t *testing.T) {
 	for _, tm := range temporalities {
 		t.Run(tm.name, func(t *testing.T) {
@@ -131,9 +137,16 @@ func TestOTLP(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(11, 11))
 			var all [][]counter.Tickdelta
 			var start uint64
+			// The spans with an exemplar, one a collection, and the
+			// first exemplar's number of each point that has them.
+			exSpans := []counter.Tickdelta{3000, 100_000}
+			exFirst := map[string]int{"route=/r": 1, "method=GET,route=/f": 11, "otel.metric.overflow=true,route=/f": 21}
+			times := map[string][]time.Time{} // of each point, at each collection
 			for c := range 2 {
 				batch := spantest.Distributions[(3*c)%len(spantest.Distributions)].Spans(rnd, 40_000) // log-uniform, then with zeros
 				spantest.Record(h, batch)
+				h.RecordExemplar(exSpans[c], numbered(exFirst["route=/r"]+c))
+				batch = append(batch, exSpans[c])
 				h.Record(-5)
 				all = append(all, batch)
 				familyBatch := map[string][]counter.Tickdelta{}
@@ -141,6 +154,10 @@ func TestOTLP(t *testing.T) {
 					for _, v := range family[attrs] {
 						spans := spantest.Distributions[(3*c)%len(spantest.Distributions)].Spans(rnd, 1000)
 						spantest.Record(f.With(v), spans)
+						if first, ok := exFirst[attrs]; ok && v != "DELETE" {
+							f.With(v).RecordExemplar(exSpans[c], numbered(first+c))
+							spans = append(spans, exSpans[c])
+						}
 						familyBatch[attrs] = append(familyBatch[attrs], spans...)
 					}
 					familyAll[attrs] = append(familyAll[attrs], familyBatch[attrs])
@@ -167,6 +184,19 @@ func TestOTLP(t *testing.T) {
 				dp := eh.GetDataPoints()[0]
 				if got := attrsOf(dp.GetAttributes()); got != "route=/r" {
 					t.Errorf("attributes %s", got)
+				}
+				for _, p := range eh.GetDataPoints() {
+					attrs := attrsOf(p.GetAttributes())
+					times[attrs] = append(times[attrs], time.Unix(0, int64(p.GetTimeUnixNano())))
+					var want []wantExemplar
+					if first, ok := exFirst[attrs]; ok {
+						for k := range c + 1 {
+							if k == c || tm.name == "cumulative" {
+								want = append(want, wantExemplar{exSpans[k], numbered(first + k), times[attrs][k]})
+							}
+						}
+					}
+					checkReceivedExemplars(t, attrs, p.GetExemplars(), want)
 				}
 				for i, fdp := range eh.GetDataPoints()[1:] {
 					attrs := attrsOf(fdp.GetAttributes())
@@ -228,6 +258,24 @@ func TestOTLP(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkReceivedExemplars checks the exemplars of the point of attributes
+// attrs against want, in order: the ids, the span in seconds, the time,
+// and no attributes.
+func checkReceivedExemplars(t *testing.T, attrs string, got []*mpb.Exemplar, want []wantExemplar) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("{%s}: %d exemplars %v; want %d %v", attrs, len(got), got, len(want), want)
+		return
+	}
+	for i, w := range want {
+		g := got[i]
+		if !bytes.Equal(g.GetTraceId(), w.e.TraceID[:]) || !bytes.Equal(g.GetSpanId(), w.e.SpanID[:]) ||
+			g.GetAsDouble() != float64(w.d)/hz || g.GetTimeUnixNano() != uint64(w.at.UnixNano()) || len(g.GetFilteredAttributes()) != 0 {
+			t.Errorf("{%s}: exemplar %d: %v; want trace %x, span %x, %g s at %d", attrs, i, g, w.e.TraceID, w.e.SpanID, float64(w.d)/hz, w.at.UnixNano())
+		}
 	}
 }
 

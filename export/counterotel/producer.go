@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,8 @@ const maxNameLen = 255 - len(negativeSuffix)
 // wraps one of them, in a message that names what was refused.
 var (
 	// ErrInvalidOption is the refusal of an option of [NewProducer] outside
-	// its range: [WithMaxSize] below 2, [WithMaxScale] outside −10 to 8.
+	// its range: [WithMaxSize] below 2, [WithMaxScale] outside −10 to 8,
+	// [WithAnchor] of the zero Anchor.
 	// NewProducer does not fail: every Register and Produce of its Producer
 	// returns an error wrapping ErrInvalidOption, which names the first
 	// wrong option, so that a reader's Collect reports it too.
@@ -102,8 +104,9 @@ var (
 // Its methods may be called from any goroutine; they take turns.
 type Producer struct {
 	temporality       metric.TemporalitySelector
-	maxSize, maxScale int32 // as the options set them; 0 and 0 in the zero Producer, for the defaults
-	err               error // the first wrong option
+	maxSize, maxScale int32           // as the options set them; 0 and 0 in the zero Producer, for the defaults
+	anchor            *counter.Anchor // WithAnchor's; nil for none
+	err               error           // the first wrong option
 
 	mu           sync.Mutex
 	groups       []*group          // in the order of their first Register
@@ -189,6 +192,26 @@ func WithMaxScale(s int32) Option {
 			return
 		}
 		p.maxScale = s
+	}
+}
+
+// WithAnchor makes the Producer export the time of an exemplar whose At is
+// not 0 as a converts it ([counter.Anchor.Time]); give it an Anchor of the
+// clock whose readings the exemplars' At holds. Without it, or with a nil
+// a, and for an At of 0, an exemplar's time is that of the Produce that
+// took it. Where a is the zero Anchor, which NewAnchor did not make,
+// Register and Produce return an error wrapping [ErrInvalidOption].
+func WithAnchor(a *counter.Anchor) Option {
+	return func(p *Producer) {
+		// A zero Anchor's first field, read, is nil, a made one's set
+		// before NewAnchor returns and never changed: IsZero stops at it,
+		// so a Run that re-anchors a meanwhile is no race
+		// (TestExemplarAnchor checks under -race).
+		if a != nil && reflect.ValueOf(a).Elem().IsZero() {
+			p.fail(fmt.Errorf("%w: WithAnchor of the zero Anchor, which NewAnchor did not make", ErrInvalidOption))
+			return
+		}
+		p.anchor = a
 	}
 }
 

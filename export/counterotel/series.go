@@ -23,6 +23,7 @@ type series struct {
 	last       time.Time      // the previous Produce's time, or start
 	total      running.Totals // every span taken since start
 	cumulative expBuckets     // the buckets of every span taken since start
+	exemplars  *exemplarSlots // its cumulative points' exemplars; nil until an Interval has one
 }
 
 // newSeries returns an empty series with the attributes attrs that begins
@@ -42,11 +43,12 @@ type batch struct {
 }
 
 // take adds in, the Interval of sr's spans taken before now, in ticks of
-// r's rate, to sr's total and buckets, and appends sr's points at now to b:
-// its histogram point and its sums of negative and migrated spans. Each
-// span is counted at its value of export.Values(in); the cumulative
-// buckets are kept current whatever the temporality, so that a selector
-// may change its answer between Produces. p.mu is held.
+// r's rate, to sr's total, buckets and exemplars, and appends sr's points
+// at now to b: its histogram point and its sums of negative and migrated
+// spans. Each span is counted at its value of export.Values(in); the
+// cumulative buckets and exemplars are kept current whatever the
+// temporality, so that a selector may change its answer between Produces.
+// p.mu is held.
 func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, r *registration, now time.Time) {
 	l := &p.layout
 	var fresh running.Totals // in's figures, for delta points
@@ -70,11 +72,24 @@ func (p *Producer) take(b *batch, sr *series, in *counter.Snapshot, r *registrat
 		}
 	}
 
+	var buf, sorted [slots]kept
+	ex := p.taken(in, now, &buf)
+	if len(ex) > 0 {
+		if sr.exemplars == nil {
+			sr.exemplars = new(exemplarSlots)
+		}
+		sr.exemplars.keep(ex)
+	}
+
 	tot, bk, start := &sr.total, &sr.cumulative, sr.start
 	if b.histDelta {
 		tot, bk, start = &fresh, &p.delta, sr.last
+	} else if sr.exemplars != nil {
+		ex = sr.exemplars.sorted(&sorted)
 	}
-	b.hists = append(b.hists, point(sr.attrs, tot, bk, start, now, r.rate))
+	dp := point(sr.attrs, tot, bk, start, now, r.rate)
+	dp.Exemplars = exemplarsOf(ex, r.rate)
+	b.hists = append(b.hists, dp)
 
 	tot, start = &sr.total, sr.start
 	if b.sumDelta {
