@@ -142,13 +142,15 @@ func ExampleExemplar() {
 	mp := metric.NewMeterProvider(metric.WithReader(reader))
 	defer mp.Shutdown(context.Background())
 
-	// The handler.
+	// The handler, in a request's span: three lines. Exemplar names the
+	// span where it is sampled; set the result's At to a reading of c,
+	// such as the span's end, to export the exemplar's own time, which
+	// WithAnchor converts, rather than the collection's.
 	ctx, span := tp.Tracer("example").Start(context.Background(), "request")
+	serve := func(context.Context) {}
 	start := c.Now()
-	end := c.Now()
-	e := counterotel.Exemplar(ctx) // none where the span is not sampled
-	e.At = end
-	h.RecordExemplar(end.Sub(start), e)
+	serve(ctx) // the request's work
+	h.RecordExemplar(c.Now().Sub(start), counterotel.Exemplar(ctx))
 	span.End()
 
 	var rm metricdata.ResourceMetrics
