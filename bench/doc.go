@@ -5,6 +5,9 @@
 //     from one goroutine and from several, into counter's Histogram and
 //     Recorder, HdrHistogram, Prometheus's classic and native histograms,
 //     DDSketch and VictoriaMetrics's Histogram.
+//   - BenchmarkExemplar times a record with an exemplar, kept and not,
+//     beside one without, against client_golang's ObserveWithExemplar and
+//     the OpenTelemetry SDK's Record in a sampled span's context.
 //   - BenchmarkMemory measures the memory of a Histogram with one Recorder
 //     and of an HdrHistogram; BenchmarkMemorySeries what a series of each
 //     system holds once it has recorded the spans and been collected.
