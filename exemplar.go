@@ -35,9 +35,6 @@ var _ = [1]struct{}{}[unsafe.Sizeof(Exemplar{})-unsafe.Sizeof(handover.Exemplar{
 // words returns e as the hand-over's words.
 func (e *Exemplar) words() *handover.Exemplar { return (*handover.Exemplar)(unsafe.Pointer(e)) }
 
-// none reports whether e names no trace.
-func (e *Exemplar) none() bool { return e.TraceID == [16]byte{} }
-
 // RecordExemplar counts the span d as [Recorder.Record] does, with its
 // exemplar e: the Histogram keeps e where d is the slowest span of its
 // doubling recorded with an exemplar since the last Interval, and it then
@@ -45,24 +42,15 @@ func (e *Exemplar) none() bool { return e.TraceID == [16]byte{} }
 // counted apart without it. A record whose exemplar is not kept costs about
 // what Record costs; one that is kept stores e twice more.
 func (r *Recorder) RecordExemplar(d Tickdelta, e Exemplar) {
-	w := r.writer()
-	if e.none() {
-		w.Record(int64(d))
-	} else {
-		w.RecordExemplar(int64(d), e.words())
-	}
-	runtime.KeepAlive(r) // as in Record
+	r.writer().RecordExemplar(int64(d), (*handover.Exemplar)(unsafe.Pointer(&e))) // which keeps a zero e nowhere
+	runtime.KeepAlive(r)                                                          // as in Record
 }
 
 // RecordExemplar counts the span d as [Histogram.Record] does, from any
 // goroutine, with its exemplar e, kept as [Recorder.RecordExemplar] says.
 func (h *Histogram) RecordExemplar(d Tickdelta, e Exemplar) {
 	s := h.lock()
-	if e.none() {
-		s.w.Record(int64(d)).MarkSpan(int64(d))
-	} else {
-		s.w.RecordExemplar(int64(d), e.words()).MarkSpan(int64(d))
-	}
+	s.w.RecordExemplar(int64(d), e.words()).MarkSpan(int64(d))
 	s.mu.Unlock()
 }
 

@@ -13,13 +13,23 @@ type Exemplar [4]uint64
 // row, three decades, each keep their own.
 const Slots = 10
 
-// slotOf returns the slot of bucket p.
-func slotOf(p uint64) uint64 { return p >> 7 % Slots }
+// slotOf returns the slot of bucket p: a look-up, as a division by Slots
+// costs a record more.
+func slotOf(p uint64) uint8 { return slotTable[p>>7&63] }
+
+// slotTable maps a group of buckets, p>>7, to its slot.
+var slotTable = func() (t [64]uint8) {
+	for g := range t {
+		t[g] = uint8(g % Slots)
+	}
+	return t
+}()
 
 // A slot is one exemplar kept: the slowest span of its group that a record
 // with an exemplar counted in the tally or Dist, with that exemplar and
-// the seq of the record (0 where the slot is empty; 1 in a Dist, which
-// keeps no seq).
+// the seq of the record that wrote it (0 where the slot is empty; 1 in a
+// Dist, which keeps no seq). An empty slot of a tally has d = −1, so that
+// a writer's test of it is one compare (exemplars.keeps).
 type slot struct {
 	seq uint64
 	d   int64
@@ -30,13 +40,24 @@ type slot struct {
 // is the slowest of all: every span is the slowest of its group or not.
 type exemplars [Slots]slot
 
-// keeps reports whether a record of span d, in bucket p, whose exemplar
-// the writer's tally x holds, is kept: where its slot is empty, or holds a
-// faster span. The writer's alone, as the tally is; a plain load.
-func (x *exemplars) keeps(d int64, p uint64) bool {
-	sl := &x[slotOf(p)]
-	return sl.seq == 0 || d > sl.d
+// emptyExemplars are a tally's slots with nothing kept.
+var emptyExemplars = func() (x exemplars) {
+	for i := range x {
+		x[i].d = -1
+	}
+	return x
+}()
+
+// keeps reports whether a record of span d ≥ 0, in bucket p, with the
+// exemplar e, is kept in the writer's tally x: where e names a trace and
+// its slot holds a faster span or none. The writer's alone, as the tally
+// is; plain loads.
+func (x *exemplars) keeps(d int64, p uint64, e *Exemplar) bool {
+	return d > x[slotOf(p)].d && !e.none()
 }
+
+// none reports whether e names no trace: a record with it keeps none.
+func (e *Exemplar) none() bool { return e[0]|e[1] == 0 }
 
 // put stores the exemplar e of the record s of span d in bucket p into
 // its slot: the writer's stores, which the reader reads only once the
@@ -66,9 +87,10 @@ func (dst *exemplars) load(x *exemplars) {
 	}
 }
 
-// offer keeps e, the exemplar of a span d in bucket p, where x keeps no
-// slower span of its group: the reader's rule, which gives the same slots
-// whatever the order of what it adds, but for spans of one length.
+// offer keeps e, the exemplar of a span d in bucket p, where x, a Dist's,
+// keeps no slower span of its group: the reader's rule, which gives the
+// same slots whatever the order of what it adds, but for spans of one
+// length.
 func (x *exemplars) offer(d int64, p uint64, e *Exemplar) {
 	if sl := &x[slotOf(p)]; sl.seq == 0 || d > sl.d {
 		*sl = slot{seq: 1, d: d, ex: *e}

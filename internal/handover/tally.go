@@ -76,6 +76,7 @@ type Tally struct {
 func (t *Tally) keepExemplars() {
 	if t.ex == nil {
 		t.ex = new(exemplars)
+		*t.ex = emptyExemplars
 	}
 }
 
@@ -132,7 +133,7 @@ func (t *Tally) reset() {
 	t.prev = nil
 	t.plan = 0
 	if t.ex != nil {
-		*t.ex = exemplars{}
+		*t.ex = emptyExemplars
 	}
 }
 

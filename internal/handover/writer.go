@@ -99,10 +99,11 @@ func (w *Writer) Record(d int64) *Tally {
 }
 
 // RecordExemplar is Record for a span that carries the exemplar e: the
-// tally keeps e where it is the slowest span of its slot's group yet, with
-// two more groups of stores, the journal's (rows 5a) and the slot's (row
-// 11). A span that is negative, or that the tally cannot take (as for
-// Record, or a tally that keeps no exemplars yet), goes to the slow path.
+// tally keeps e where it names a trace and the span is the slowest of its
+// slot's group yet, with two more groups of stores, the journal's (row 5a)
+// and the slot's (row 11). A span that is negative, or that the tally
+// cannot take (as for Record, or a tally that keeps no exemplars yet where
+// e names a trace), goes to the slow path.
 //
 //go:nosplit
 func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
@@ -115,8 +116,7 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	step()
 	p := BucketOf(uint64(d))
 	i := p - t.off
-	x := t.ex
-	if i >= uint64(len(t.counts)) || x == nil {
+	if i >= uint64(len(t.counts)) {
 		return w.slow(d, KindSpan, e)
 	}
 	c := t.counts[i] + 1
@@ -124,7 +124,13 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	if c == 0 || carry != 0 {
 		return w.slow(d, KindSpan, e)
 	}
-	keep := x.keeps(d, p)
+	x := t.ex
+	keep := false
+	if x != nil {
+		keep = x.keeps(d, p, e)
+	} else if !e.none() {
+		return w.slow(d, KindSpan, e)
+	}
 	if keep {
 		store64(&w.jex[0], e[0])
 		store64(&w.jex[1], e[1])
@@ -203,8 +209,8 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 	if d < 0 && k != KindMigrated {
 		k = KindNegative
 	}
-	if !k.summed() {
-		e = nil // only a span in the distribution keeps its exemplar
+	if !k.summed() || e != nil && e.none() {
+		e = nil // only a span in the distribution keeps its exemplar, and only one that names a trace
 	}
 	for {
 		full, counted := w.put(d, k, e)
@@ -281,7 +287,7 @@ func (w *Writer) put(d int64, k Kind, e *Exemplar) (*Tally, bool) {
 	if c == 0 || k == KindUnknown && x == 0 || e != nil && t.ex == nil {
 		return t, false
 	}
-	keep := e != nil && t.ex.keeps(d, BucketOf(uint64(d)))
+	keep := e != nil && t.ex.keeps(d, BucketOf(uint64(d)), e)
 	if keep {
 		store64(&w.jex[0], e[0])
 		store64(&w.jex[1], e[1])
