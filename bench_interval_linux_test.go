@@ -1,7 +1,9 @@
 package counter_test
 
 import (
+	"math"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -144,4 +146,72 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ts.Nano())
+}
+
+// decades are 1,024 spans over three decades, 10³ to 10⁶ ticks, evenly in
+// the logarithm: a window of about 1,277 buckets.
+var decades = func() (ds [1024]counter.Tickdelta) {
+	for i := range ds {
+		ds[i] = counter.Tickdelta(1000 * math.Pow(1000, float64(i*7919%1024)/1024))
+	}
+	return ds
+}()
+
+// BenchmarkIntervalOfBusyWriters is a reporter's Interval every 100 ms
+// where most writers record: 62 of 64 Recorders recording spans over three
+// decades flat out (recorders=62of64), and a Family of 200 series, each
+// written by 8 Recorders, 8 goroutines each recording into its 200 in
+// turn (family=200x8). Its metrics are as BenchmarkIntervalEvery100ms's;
+// run it with -benchtime 100x.
+func BenchmarkIntervalOfBusyWriters(b *testing.B) {
+	b.Run("recorders=62of64", func(b *testing.B) {
+		h := counter.NewHistogram()
+		idle := []*counter.Recorder{h.Recorder(), h.Recorder()}
+		for _, r := range idle {
+			for k := range 100 {
+				r.Record(decades[k])
+			}
+		}
+		stop := flatOut(62, func(w int) func(i int) {
+			r := h.Recorder()
+			return func(i int) {
+				if i < 0 {
+					r.Close()
+					return
+				}
+				r.Record(decades[i&1023])
+			}
+		})
+		var s counter.Snapshot
+		everyTenthSecond(b, func() { h.Interval(&s) })
+		stop()
+	})
+	b.Run("family=200x8", func(b *testing.B) {
+		f, err := counter.NewFamily([]string{"route"}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		series := make([]*counter.Histogram, 200)
+		for i := range series {
+			series[i] = f.With("/route/" + strconv.Itoa(i))
+		}
+		stop := flatOut(8, func(w int) func(i int) {
+			rs := make([]*counter.Recorder, len(series))
+			for i, h := range series {
+				rs[i] = h.Recorder()
+			}
+			return func(i int) {
+				if i < 0 {
+					for _, r := range rs {
+						r.Close()
+					}
+					return
+				}
+				rs[i%200].Record(decades[i&1023])
+			}
+		})
+		visit := func([]string, *counter.Snapshot) {}
+		everyTenthSecond(b, func() { f.Interval(visit) })
+		stop()
+	})
 }

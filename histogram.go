@@ -34,7 +34,7 @@ import (
 //
 // and 400 bytes before its 65th span, whose first 64 go to a lock. A lock
 // costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
-// to a power of two from 8 to 1,024, of 360 bytes each. TestMemoryFormula
+// to a power of two from 8 to 1,024, of 368 bytes each. TestMemoryFormula
 // checks this; DESIGN.md says how. A writer that records exemplars holds
 // 480 bytes more for each tally it holds, and a Snapshot given any, 480
 // more.
@@ -218,10 +218,13 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // last Interval or was closed meanwhile a walk of its tally's spans'
 // buckets (of those its spans marked, for a lock's tally taken holding the
 // lock); at most one barrier, and none where it took only locks' tallies,
-// each holding its lock. It allocates only to widen dst's window
-// (see [Snapshot]) or to make a tally where the Histogram has no spare for
-// a writer that recorded in both of the last two Intervals: in a steady
-// state, nothing.
+// each holding its lock. It allocates only to widen dst's window (see
+// [Snapshot]) and to grow its list of writers; a writer's first span after
+// an Interval takes the tally the Interval emptied for it, so that in a
+// steady state nothing allocates. Interval never waits for a writer, nor a
+// writer for it: they share no lock (a Histogram's lock is tried, never
+// waited for), whatever a thread is doing or the operating system does to
+// it.
 func (h *Histogram) Interval(dst *Snapshot) {
 	h.mustBeUsable("Interval")
 	if dst == nil {

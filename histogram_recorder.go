@@ -15,9 +15,9 @@ import (
 // its own: a Recorder made for a request and dropped after a few spans
 // costs its 400 bytes of state and no more. A negative or migrated span, a
 // span of an unknown CPU, a span outside the tally's window or whose bucket
-// is full, and the first span after Close take a slower path, which locks
-// the Histogram's list briefly and, for a span outside the window, a full
-// bucket or after Close, takes a spare tally or allocates one.
+// is full, and the first span after an Interval take a slower path, which
+// takes the Recorder's spare tally, one of the Histogram's or a new one;
+// none of it waits for an Interval, nor an Interval for it.
 // [Histogram.Interval] takes what it has recorded without its help, whatever
 // its goroutine is doing, so a goroutine may record and then block, sleep or
 // end. A Recorder keeps one tally of counts over the buckets its spans
@@ -38,9 +38,11 @@ import (
 // made up. Go promises nothing more of a racy program, not even that it
 // does not crash.
 //
-// [Recorder.Close] gives it up at once; one that is dropped without Close
-// is given up after the garbage collector finds it unreachable, and in
-// both cases its spans go to the next Interval.
+// [Recorder.Close] gives it up at once; in both cases its spans go to the
+// next Interval, and the Interval after that takes it off the Histogram's
+// list. One that is dropped without Close, or simply records nothing for
+// two Intervals, is taken off the list as well, so that the garbage
+// collector frees a dropped Recorder as soon as it finds it unreachable.
 type Recorder struct {
 	// w is apart from the Recorder so that the Histogram, which holds w,
 	// does not keep a dropped Recorder reachable.
@@ -100,11 +102,11 @@ func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
 }
 
 // Close gives the Recorder up: what it recorded goes to the next
-// [Histogram.Interval], and its tally to the Histogram's spares. Close
-// never waits: where an Interval is running, that Interval or the next
-// takes the Recorder off the Histogram's list. A Recorder used after Close
-// attaches itself again; that first span waits for an Interval that is
-// running where the Recorder is not yet off the list.
+// [Histogram.Interval], which gives its tally back at once, and the
+// Interval after takes the Recorder off the Histogram's list. Close stores
+// one word, and never waits. A Recorder used after Close records as
+// before; where it is off the list by then, its first span attaches it
+// again, as its 65th did.
 func (r *Recorder) Close() {
 	if r == nil {
 		panic("counter: Recorder.Close: a nil *Recorder; get one from Histogram.Recorder")

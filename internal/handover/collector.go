@@ -1,9 +1,7 @@
 package handover
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -11,56 +9,58 @@ import (
 // A Collector is the reader's side: the writers it collects, their spare
 // tallies, and Interval, which takes what they recorded without their
 // help. The root package's Histogram is one with its locked shards.
+//
+// Nothing a writer does waits for the reader, nor the reader for a
+// writer: what the two share is atomic words, each changed in one step (a
+// writer's cur and spare, the stack of writers attached since the last
+// Interval, the pool of spare tallies, a writer's flags), never a lock.
+// interval is the reader's alone, held by Interval throughout, so that
+// Intervals take turns.
 type Collector struct {
-	// interval is held by Interval throughout, and by whoever retires the
-	// closed writers; it guards what follows up to mu, and each writer's
-	// flight.
+	// interval guards what follows up to the shared words, and each
+	// writer's flight and reader's fields.
 	interval sync.Mutex
 	barrier  Barrier
 	// spill takes a new writer's first records (Spill).
 	spill func(d int64, k Kind, e Exemplar, ex bool)
-	// pending holds the records of the writers retired since the last
-	// Interval, and those an Interval's first half found before it took
-	// any tally.
+	// pending holds the records that Interval's first steps found, before
+	// it took any tally, and those of an Interval whose caller did not
+	// read it (abandon).
 	pending Dist
-	// left holds the tallies of the writers closed since the last
-	// Interval, which Close adds under leftMu.
-	leftMu sync.Mutex
-	left   Dist
-	// heldIn counts the writers whose flight holds a tally its record,
-	// in a Dist already, may still write: they count against the spares
-	// kept (putSpare).
-	heldIn atomic.Int64
-	// scan, taken and retiring are Interval's lists, kept to allocate
-	// nothing.
-	scan     []*Writer
-	taken    []taken
-	retiring []*Writer
-
-	// mu guards what follows. It is held briefly, and never while waiting
-	// for anything else.
-	mu sync.Mutex
-	// writers are the writers Interval collects.
+	// writers are the writers Interval collects; taken and bare are its
+	// lists, kept to allocate nothing, bare the headers of bare tallies.
 	writers []*Writer
-	// closing are the writers closed since their retirement was last
-	// taken in hand, each with its last tally in last.
-	closing []*Writer
-	// spare are empty tallies for writers to install, and bare their
-	// headers without counts, for Interval to install; busy is how many
-	// tallies the last Interval took, which sets how many it keeps.
-	spare, bare []*Tally
-	busy        int
-	// round counts Intervals (under interval), so that a writer's flight
-	// knows whether the last one took its tally too.
+	taken   []taken
+	bare    []*Tally
+	// round counts Intervals, so that a writer's flight knows whether the
+	// last one took its tally too.
 	round uint64
+	// listed is len(writers), for Listed.
+	listed atomic.Int64
+
+	// The words writers share with the reader. incoming is a stack of the
+	// writers that attached since the last Interval, linked by their
+	// nextIn: a writer pushes itself, and Interval takes the whole stack
+	// at once, so that no node is taken twice. pool holds spare tallies
+	// for writers that attach: a slot is taken or filled with one
+	// compare-and-swap.
+	incoming atomic.Pointer[Writer]
+	pool     [poolSlots]atomic.Pointer[Tally]
 }
 
-// A taken tally is one Interval swapped out of w; whole where it held w's
-// lock meanwhile, so that no record of w was under way.
+// poolSlots is how many spare tallies a Collector keeps for writers that
+// attach, beside the one spare each writer keeps.
+const poolSlots = 8
+
+// A taken tally is one Interval swapped out of w after it loaded w's seq;
+// whole where it held w's lock meanwhile, so that no record of w was under
+// way; ended where w's Close followed the record seq, which has ended.
 type taken struct {
 	w     *Writer
 	old   *Tally
+	seq   uint64
 	whole bool
+	ended bool
 }
 
 // NewCollector returns a Collector with no writers whose Interval passes
@@ -72,12 +72,11 @@ func NewCollector(b Barrier) *Collector { return &Collector{barrier: b} }
 const SpillSpans = 64
 
 // Spill makes f take the first SpillSpans records of each writer made by
-// NewWriter (after any Close too), so that a writer that records a few
-// spans and is dropped, as one a request is, never takes a tally nor a
-// place among c's writers: f counts them in a writer of its own, such as a
-// Histogram's locked shard, with their exemplars e where ex says (by
-// value: a pointer would escape through f). It must be called before any
-// writer records.
+// NewWriter, so that a writer that records a few spans and is dropped, as
+// one a request is, never takes a tally nor a place among c's writers: f
+// counts them in a writer of its own, such as a Histogram's locked shard,
+// with their exemplars e where ex says (by value: a pointer would escape
+// through f). It must be called before any writer records.
 func (c *Collector) Spill(f func(d int64, k Kind, e Exemplar, ex bool)) { c.spill = f }
 
 // Barrier returns the barrier the next Interval passes.
@@ -89,13 +88,12 @@ func (c *Collector) Barrier() Barrier {
 
 // List makes w one of c's writers for good, with no tally until its first
 // record: a writer that lives as long as c, as a Histogram's shard does.
+// It never waits for an Interval.
 func (c *Collector) List(w *Writer) {
 	w.c, w.pinned = c, true
 	w.cur.Store(closed)
-	c.mu.Lock()
-	w.listed, w.index = true, len(c.writers)
-	c.writers = append(c.writers, w)
-	c.mu.Unlock()
+	w.attached.Store(true)
+	c.push(w)
 }
 
 // ListLocked is List for a writer that holds the lock word *lock (0 free,
@@ -113,7 +111,7 @@ func (c *Collector) ListLocked(w *Writer, lock *uint32) {
 
 // NewWriter returns a writer of c. It allocates the writer alone: the
 // writer takes a tally, and a place among c's writers, at its first
-// record.
+// record past its spill.
 func (c *Collector) NewWriter() *Writer {
 	w := &Writer{c: c}
 	w.cur.Store(closed)
@@ -126,135 +124,149 @@ func (c *Collector) NewWriter() *Writer {
 // only then. It must be called before w records.
 func (w *Writer) OnAttach(f func()) { w.onAttach = f }
 
-// Listed returns how many writers c collects.
+// Listed returns how many writers c collects: those listed, and those
+// that attached since the last Interval.
 func (c *Collector) Listed() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.writers)
+	c.interval.Lock()
+	defer c.interval.Unlock()
+	n := int(c.listed.Load())
+	for w := c.incoming.Load(); w != nil; w = w.nextIn {
+		n++
+	}
+	return n
 }
 
-// Spares returns how many empty tallies c keeps.
+// Spares returns how many spare tallies c keeps for writers: its pool's,
+// and the one each listed writer may keep.
 func (c *Collector) Spares() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.spare)
+	c.interval.Lock()
+	defer c.interval.Unlock()
+	n := 0
+	for i := range c.pool {
+		if c.pool[i].Load() != nil {
+			n++
+		}
+	}
+	for _, w := range c.writers {
+		if w.spare.Load() != nil {
+			n++
+		}
+	}
+	return n
 }
 
-// attach gives a writer without a tally (a new or closed one, or a listed
-// one not used yet) an empty one whose window holds the bucket of a
-// record of kind k and span d, and that keeps exemplars where ex says, and
-// a place among c's writers. It never waits for an Interval.
+// push puts w on the stack of writers attached since the last Interval.
+func (c *Collector) push(w *Writer) {
+	for {
+		head := c.incoming.Load()
+		w.nextIn = head
+		if c.incoming.CompareAndSwap(head, w) {
+			return
+		}
+	}
+}
+
+// attach gives a writer without a tally (a new one, one Interval retired,
+// or a listed one not used yet) an empty one whose window holds the
+// bucket of a record of kind k and span d, and that keeps exemplars where
+// ex says, and a place among c's writers: it pushes itself on the stack
+// the next Interval lists. It never waits for an Interval.
 func (c *Collector) attach(w *Writer, k Kind, d int64, ex bool) {
 	var from, to uint64
 	if p := placeOf(k, d); p >= 0 {
 		from, to = around(uint64(p), uint64(p)+1, grain)
 	}
-	t := c.spareTally(from, to)
+	t := w.spareTally(from, to)
 	if ex {
 		t.keepExemplars()
 	}
-	// The tally takes the generation of the one Close took, as a tally
-	// put in front of it would: an Interval may have taken the one before
-	// that and not yet read the journal, which must not name the same
-	// generation for another tally (TestFamilyVisitMayRecord).
+	// The tally takes the generation of the one the writer last had, as a
+	// tally put in front of it would: an Interval may have taken the one
+	// before that and not yet read the journal, which must not name the
+	// same generation for another tally (TestFamilyVisitMayRecord).
 	t.setGen(uint64(w.lastGen))
-	c.mu.Lock()
-	// A writer closed but not yet taken off the list stays on it: Close
-	// took its tally already, and the reader's view of its last record
-	// holds as it is.
-	w.closing = false
-	if !w.listed {
-		w.listed, w.index = true, len(c.writers)
-		c.writers = append(c.writers, w)
-	}
 	w.cur.Store(t)
-	c.mu.Unlock()
+	// After the store: the Interval that lists w finds t in it. A writer
+	// still listed (attached) is not pushed again.
+	if w.attached.CompareAndSwap(false, true) {
+		c.push(w)
+	}
 }
 
-// spareTally returns an empty tally with the window [from, to): the last
-// spare whose storage holds that window where one does, so that a writer
-// of a wide window takes no allocation while another's narrow tally is
-// among the spares; else the last spare, which fit gives new storage.
-func (c *Collector) spareTally(from, to uint64) *Tally {
-	c.mu.Lock()
-	if n := len(c.spare); n > 0 {
-		k := n - 1
-		for i := k; i >= 0; i-- {
-			if uint64(cap(c.spare[i].counts)) >= to-from {
-				k = i
-				break
-			}
-		}
-		t := c.spare[k]
-		c.spare[k] = c.spare[n-1]
-		c.spare[n-1] = nil
-		c.spare = c.spare[:n-1]
-		c.mu.Unlock()
-		t.fit(from, to)
-		return t
+// spareTally returns an empty tally with the window [from, to) for w: its
+// own spare, which the reader left it, or one of the pool's, or a new one.
+func (w *Writer) spareTally(from, to uint64) *Tally {
+	t := w.spare.Swap(nil)
+	if t == nil {
+		t = w.c.poolTake(to - from)
 	}
-	c.mu.Unlock()
-	return newTally(from, to)
+	if t == nil {
+		return newTally(from, to)
+	}
+	t.fit(from, to)
+	return t
+}
+
+// poolTake takes a tally from the pool, one whose storage holds n buckets
+// where there is one, and returns it; nil where the pool is empty.
+func (c *Collector) poolTake(n uint64) *Tally {
+	var any *Tally
+	for i := range c.pool {
+		if t := c.pool[i].Load(); t != nil && uint64(cap(t.counts)) >= n && c.pool[i].CompareAndSwap(t, nil) {
+			return t
+		}
+	}
+	for i := range c.pool {
+		if t := c.pool[i].Swap(nil); t != nil {
+			any = t
+			break
+		}
+	}
+	return any
+}
+
+// poolPut puts the empty tally t in the pool, where a slot is free, and
+// otherwise leaves it to the garbage collector.
+func (c *Collector) poolPut(t *Tally) {
+	for i := range c.pool {
+		if c.pool[i].Load() == nil && c.pool[i].CompareAndSwap(nil, t) {
+			return
+		}
+	}
 }
 
 // bareTally returns an empty bare tally that stands for the window
-// [from, to).
+// [from, to). c.interval is held.
 func (c *Collector) bareTally(from, to uint64) *Tally {
 	var t *Tally
-	c.mu.Lock()
 	if n := len(c.bare); n > 0 {
 		t = c.bare[n-1]
 		c.bare[n-1] = nil
 		c.bare = c.bare[:n-1]
-	}
-	c.mu.Unlock()
-	if t == nil {
+	} else {
 		t = &Tally{min: math.MaxInt64, max: -1}
 	}
 	t.off, t.plan = from, to-from
 	return t
 }
 
-// putSpare empties t and keeps it for spareTally, or bareTally where it
-// has no counts, unless c already keeps as many of its kind as spares
-// says. A tally whose counts are known to be 0 (emptied, or none) is
-// emptied at once and kept under one hold of c.mu; another is emptied
-// only once c is known to keep it, since that walks its counts.
-func (c *Collector) putSpare(t *Tally) {
-	list := &c.spare
+// recycle empties t, which no record may write any more, and keeps it: a
+// bare one among c's bare headers (as many as c has writers, at most), one
+// with counts as w's spare where w, which had it, keeps none, and
+// otherwise in the pool, where it has room. c.interval is held.
+func (c *Collector) recycle(t *Tally, w *Writer) {
 	if cap(t.counts) == 0 {
-		list = &c.bare
-	}
-	if t.emptied || list == &c.bare {
-		t.reset()
-		c.mu.Lock()
-		if c.keeps(list) {
-			*list = append(*list, t)
+		if len(c.bare) < len(c.writers) {
+			t.reset()
+			c.bare = append(c.bare, t)
 		}
-		c.mu.Unlock()
-		return
-	}
-	c.mu.Lock()
-	keep := c.keeps(list)
-	c.mu.Unlock()
-	if !keep {
 		return
 	}
 	t.reset()
-	c.mu.Lock()
-	if c.keeps(list) { // another may have put one meanwhile
-		*list = append(*list, t)
+	if w != nil && w.attached.Load() && w.spare.CompareAndSwap(nil, t) {
+		return
 	}
-	c.mu.Unlock()
-}
-
-// keeps reports whether c keeps one more tally in list, c.spare or c.bare,
-// as spares says. c.mu is held.
-func (c *Collector) keeps(list *[]*Tally) bool {
-	if list == &c.bare {
-		return len(*list) < min(max(c.busy, minSpares), len(c.writers))
-	}
-	return len(*list) < c.spares()
+	c.poolPut(t)
 }
 
 // Interval fills dst with what c's writers recorded since the last
@@ -300,48 +312,110 @@ func Intervals(cs []*Collector, dst *Dist, each func(i int)) {
 	}
 }
 
-// begin is an Interval's first half: it takes c's Interval in hand, retires
-// the writers closed and looks again at the records in flight (both to
-// c.pending), and swaps out the tally of each writer that has recorded
-// since. It reports whether it took any without holding its writer's lock,
-// which the barrier must then follow before end.
+// begin is an Interval's first half: it takes c's Interval in hand, lists
+// the writers attached since the last, looks again at the records in
+// flight (to c.pending), retires the writers closed or idle, and swaps out
+// the tally of each writer that has recorded since. It reports whether it
+// took any without holding its writer's lock, which the barrier must then
+// follow before end.
 func (c *Collector) begin() (barrier bool) {
 	c.interval.Lock()
-	c.mu.Lock()
-	if len(c.closing) > 0 {
-		c.mu.Unlock()
-		c.retireClosed(&c.pending)
-		c.mu.Lock()
+	for w := c.incoming.Swap(nil); w != nil; {
+		next := w.nextIn
+		w.nextIn = nil
+		w.index = len(c.writers)
+		c.writers = append(c.writers, w)
+		w = next
 	}
-	c.scan = append(c.scan[:0], c.writers...)
-	c.mu.Unlock()
 	c.round++
-	for _, w := range c.scan {
-		c.look(w, &c.pending)
+	for i := 0; i < len(c.writers); i++ {
+		w := c.writers[i]
 		s := atomic.LoadUint64(&w.seq)
+		ended := w.closedAfter(s)
+		if ended && w.flight.holding() {
+			// Close followed the record s, which has ended.
+			w.flight.finish(w, &c.pending)
+		} else {
+			c.look(w, &c.pending)
+		}
 		if w.flight.fresh(s) {
+			if c.retire(w, ended) {
+				i-- // the last writer took w's place
+			}
 			continue
 		}
-		// A writer that recorded since the last two Intervals is likely
-		// to record on: it gets a tally with counts at once, so that its
-		// next span takes no slow path, which would contend with this
-		// Interval for c.mu. Others get a bare one.
-		busy := w.flight.round != 0 && w.flight.round+1 == c.round
+		w.idle = 0
 		if w.lock != nil && tryLock(w.lock) {
-			c.takeWhole(w, busy)
+			c.takeWhole(w)
 			Release(w.lock)
 			continue
 		}
-		if old := c.swap(w, busy); old != nil {
+		if old := c.swap(w); old != nil {
 			trace(EventSwap)
 			w.flight.taken(s)
 			w.flight.round = c.round
-			c.taken = append(c.taken, taken{w: w, old: old})
+			c.taken = append(c.taken, taken{w: w, old: old, seq: s, ended: ended})
 			barrier = true
 		}
 	}
+	c.listed.Store(int64(len(c.writers)))
 	return barrier
 }
+
+// retire takes a writer that has begun no record since Interval last took
+// its tally off c's list, where it is not one of c's for good (List), and
+// it is closed (ended: Close followed its last record, which has ended) or
+// was found so idle by idleRetire Intervals before: its bare tally and its
+// spare go back, and its cur becomes closed, so that a record it begins
+// after attaches it again. A record that began meanwhile and loaded the
+// bare tally stores nothing to it (its window holds no bucket) and finds
+// closed when it looks again. The tally an idle writer's last record may
+// still write, where the record is in a Dist already, is let go to the
+// garbage collector, never reused (see flight); one whose record is not
+// yet in a Dist keeps the writer listed. It reports whether it took w
+// off. c.interval is held.
+func (c *Collector) retire(w *Writer, ended bool) bool {
+	if w.pinned || w.flight.holding() && !w.flight.in {
+		return false
+	}
+	if !ended && w.idle < idleRetire {
+		w.idle++
+		if t := w.spare.Swap(nil); t != nil {
+			c.poolPut(t) // an idle writer gives its spare back at once
+		}
+		return false
+	}
+	bare := w.cur.Load()
+	if bare == closed || cap(bare.counts) != 0 {
+		return false
+	}
+	// Before the swap, which orders these for the writer: attach reads
+	// lastGen, and pushes w only where attached is false.
+	w.lastGen = uint8(bare.gen())
+	w.attached.Store(false)
+	trace(EventRetiring)
+	if !w.cur.CompareAndSwap(bare, closed) {
+		w.attached.Store(true) // a record put a tally in front: w stays
+		return false
+	}
+	trace(EventRetired)
+	w.flight.drop()
+	w.idle = 0
+	if t := w.spare.Swap(nil); t != nil {
+		c.poolPut(t)
+	}
+	c.recycle(bare, nil)
+	last := len(c.writers) - 1
+	c.writers[w.index], c.writers[last].index = c.writers[last], w.index
+	c.writers[last] = nil
+	c.writers = shrunk(c.writers[:last], last)
+	return true
+}
+
+// idleRetire is how many Intervals in a row must find a writer idle,
+// beside the one that takes it off the list, for that to happen to a
+// writer not closed.
+const idleRetire = 1
 
 // tryLock takes the lock word *l where it is free, and reports whether it
 // did.
@@ -356,12 +430,12 @@ func tryLock(l *uint32) bool {
 // the lock after this one is given up, loads the new tally. So it needs
 // neither a barrier nor a journal. The record in flight, if any, has
 // ended: its held tallies are spares again.
-func (c *Collector) takeWhole(w *Writer, busy bool) {
+func (c *Collector) takeWhole(w *Writer) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
-	f.finish(c, &c.pending)
+	f.finish(w, &c.pending)
 	f.seq = s
-	old := c.swap(w, busy)
+	old := c.swap(w)
 	if old == nil {
 		return
 	}
@@ -382,24 +456,10 @@ func (c *Collector) end(dst *Dist) {
 		dst.Merge(&c.pending)
 		c.pending.Reset()
 	}
-	c.leftMu.Lock()
-	if !c.left.Empty() {
-		dst.Merge(&c.left)
-		c.left.Reset()
-	}
-	c.leftMu.Unlock()
 	for _, tk := range c.taken {
 		c.collect(tk, dst)
 	}
-	busy := len(c.taken)
-	clear(c.taken)
-	clear(c.scan)
-	c.taken = shrunk(c.taken[:0], len(c.scan))
-	c.scan = shrunk(c.scan[:0], len(c.scan))
-	// The writers closed meanwhile, whose Close found this Interval
-	// running, are retired now, to the next Interval.
-	c.settle(busy)
-	c.interval.Unlock()
+	c.settle()
 }
 
 // shrunk returns s, or a copy of it with less room where it has room for
@@ -412,33 +472,25 @@ func shrunk[S ~[]E, E any](s S, n int) S {
 	return s
 }
 
-// swap installs a tally in w and returns the one it replaced, or nil where
-// w has none. The tally's window holds the buckets of the spans of the
-// tallies it replaces, and a grain more on each side. Where w is not busy
-// the tally is bare and stands for that window: the writer's next span
-// puts a tally of that window in front of it (Writer.slow).
-func (c *Collector) swap(w *Writer, busy bool) *Tally {
+// swap installs a bare tally in w and returns the one it replaced, or nil
+// where w has none. The bare tally stands for a window that holds the
+// buckets of the spans of the tallies it replaces, and a grain more on
+// each side: the writer's next span puts a tally of that window in front
+// of it (Writer.slow), its spare where it keeps one, so that a writer that
+// records no more holds no counts.
+func (c *Collector) swap(w *Writer) *Tally {
 	old := w.cur.Load()
 	if old == closed {
 		return nil
 	}
-	var fresh *Tally
-	if busy {
-		fresh = c.spareTally(windowAfter(old))
-		if old.ex != nil {
-			// A writer that records exemplars keeps recording them.
-			fresh.keepExemplars()
-		}
-	} else {
-		fresh = c.bareTally(windowAfter(old))
-	}
+	fresh := c.bareTally(windowAfter(old))
 	for {
 		fresh.setGen(old.gen() + 1)
 		if w.cur.CompareAndSwap(old, fresh) {
 			return old
 		}
 		if old = w.cur.Load(); old == closed {
-			c.putSpare(fresh)
+			c.recycle(fresh, nil)
 			return nil
 		}
 	}
@@ -471,19 +523,19 @@ func (c *Collector) look(w *Writer, dst *Dist) {
 		return
 	}
 	if atomic.LoadUint64(&w.seq) != f.seq {
-		f.finish(c, dst)
+		f.finish(w, dst)
 		return
 	}
 	if f.in {
-		f.idled(c)
+		f.idled(w)
 		return
 	}
 	j, ok := readJournal(w, f.seq)
 	switch {
 	case !ok:
-		f.finish(c, dst)
+		f.finish(w, dst)
 	case j.marked:
-		f.place(j, c, dst)
+		f.place(j, w, dst)
 	}
 }
 
@@ -494,18 +546,20 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	c.collectPrev(old, dst)
 	if tk.whole {
 		dst.addTally(old)
-		c.putSpare(old)
+		c.recycle(old, w)
 		return
 	}
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
-	f.begun(s, c, dst)
-	if atomic.LoadUint64(&w.seq) != s {
+	f.begun(s, w, dst)
+	if atomic.LoadUint64(&w.seq) != s || tk.ended && s == tk.seq {
 		// A later record has begun, after the barrier, as in the first
-		// case below: old is complete, and needs no copy. A writer that
-		// records flat out is mostly found so.
+		// case below; or no record has begun since the one that Close
+		// followed, which has ended (a record beginning now loads the
+		// tally installed). Either way old is complete, and needs no
+		// copy. A writer that records flat out is mostly found so.
 		dst.addTally(old)
-		c.putSpare(old)
+		c.recycle(old, w)
 		return
 	}
 	cp := copies.get().load(old)
@@ -515,7 +569,7 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	case !ok:
 		// A later record has begun, after the barrier: old is complete.
 		dst.addTally(old)
-		c.putSpare(old)
+		c.recycle(old, w)
 		return
 	case !j.marked:
 		// None of the record's stores to a tally was visible: old waits
@@ -524,24 +578,25 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	case j.gen != old.gen():
 		// The record writes another tally: a held one, or the one
 		// installed now.
-		c.putSpare(old)
-		f.place(j, c, dst)
+		c.recycle(old, w)
+		f.place(j, w, dst)
 	default:
 		// The record writes old: the copy takes the values it leaves
 		// there, and old waits aside until the next record begins.
 		j.placeIn(cp, s)
-		f.counted(old, c)
+		f.counted(old, w)
 	}
 	dst.addTally(cp)
 }
 
 // collectPrev adds to dst the full tallies that old's writer put old in
-// front of.
+// front of: narrower windows than old's, or full, which go to the pool,
+// not to the writer's spare, which old's window suits better.
 func (c *Collector) collectPrev(old *Tally, dst *Dist) {
 	for p := old.prev; p != nil; {
 		next := p.prev
 		dst.addTally(p)
-		c.putSpare(p)
+		c.recycle(p, nil)
 		p = next
 	}
 	old.prev = nil
@@ -588,136 +643,34 @@ func (l *copyList) put(t *Tally) {
 	}
 }
 
-// minSpares is how many spare tallies of each kind a Collector keeps at
-// least, where it has as many writers.
-const minSpares = 4
-
-// spares returns how many spare tallies of each kind c keeps: one for each
-// writer whose tally the last Interval took (at least minSpares), as many
-// as the writers that record between two Intervals need, less the tallies
-// that flights hold for records already in a Dist, which are let go or
-// come back as spares; and never more than c has writers. So c keeps at
-// most one tally a writer beside the writers' own, and, where writers come
-// and go faster than Intervals, a few, not one for each writer listed.
-// c.mu is held.
-func (c *Collector) spares() int {
-	n := max(c.busy, minSpares) - int(c.heldIn.Load())
-	return max(min(n, len(c.writers)), 0)
-}
-
 // abandon is end for an Interval whose caller will not read it: what begin
 // set aside and the tallies it took go to c.pending, for the next.
 func (c *Collector) abandon() {
 	for _, tk := range c.taken {
 		c.collect(tk, &c.pending)
 	}
-	busy := len(c.taken)
+	c.settle()
+}
+
+// settle is an Interval's last step: it empties its lists and lets c's
+// Interval go.
+func (c *Collector) settle() {
 	clear(c.taken)
-	clear(c.scan)
-	c.taken, c.scan = c.taken[:0], c.scan[:0]
-	c.settle(busy)
+	c.taken = shrunk(c.taken[:0], len(c.writers))
+	c.bare = shrunk(c.bare, len(c.writers))
 	c.interval.Unlock()
 }
 
-// settle is an Interval's last step: it retires the writers closed since
-// its first (retireClosed, to c.pending), then sets busy, the tallies the
-// Interval took, and lets go of the spares past what spares then says,
-// the narrowest: the ones an Interval took came back before the flights
-// it made held theirs, and the busy writers' windows are the widest. It
-// holds c.mu once where no writer was closed. c.interval is held.
-func (c *Collector) settle(busy int) {
-	c.mu.Lock()
-	if len(c.closing) > 0 {
-		c.mu.Unlock()
-		c.retireClosed(&c.pending)
-		c.mu.Lock()
-	}
-	c.busy = busy
-	if n := c.spares(); n < len(c.spare) {
-		slices.SortFunc(c.spare, func(a, b *Tally) int { return cmp.Compare(cap(b.counts), cap(a.counts)) })
-		clear(c.spare[n:])
-		c.spare = shrunk(c.spare[:n], n)
-	}
-	c.mu.Unlock()
-}
+// Close gives w up: what it recorded goes to the next Interval, and the
+// Interval after takes w off c's list and gives its tallies back. The
+// writer has no record in flight: the caller is its goroutine, or it is
+// unreachable, so that its last record has ended. Close stores one word,
+// w's seq as it leaves it: it never waits. A writer recorded into after
+// Close is recorded as before (its seq moves past that word), or, where an
+// Interval took it off the list, attaches itself again (see attach).
+func (w *Writer) Close() { w.closedAt.Store(atomic.LoadUint64(&w.seq) + 1) }
 
-// Close gives w up: what it recorded goes to the next Interval, and its
-// tally to the spares. The writer has no record in flight: the caller is
-// its goroutine, or it is unreachable. Close never waits for an Interval:
-// it adds the writer's tallies to c's leftovers itself, under a lock of
-// their own that an Interval holds only to merge them, and where an
-// Interval is running, that Interval or the next takes the writer off the
-// list. A writer recorded into after Close
-// attaches itself again (see attach).
-func (w *Writer) Close() {
-	c := w.c
-	// The swap and the adding of what it took are one step for Interval,
-	// which merges the leftovers under leftMu: a record that ended before
-	// an Interval began is in its tally or in its leftovers, never between.
-	c.leftMu.Lock()
-	t := w.cur.Swap(closed)
-	if t != closed {
-		w.lastGen = uint8(t.gen())
-	}
-	for p := t; p != closed && p != nil; p = p.prev {
-		// t is complete, and the reader has it nowhere: it took whatever
-		// it took from w before the swap.
-		c.left.addTally(p)
-	}
-	c.leftMu.Unlock()
-	c.mu.Lock()
-	queued := w.listed && !w.closing
-	if queued {
-		w.closing = true
-		c.closing = append(c.closing, w)
-	}
-	c.mu.Unlock()
-	if !c.interval.TryLock() {
-		return // t is left to the garbage collector: a swap may be reading it
-	}
-	for p := t; p != closed && p != nil; {
-		next := p.prev
-		c.putSpare(p)
-		p = next
-	}
-	if queued {
-		c.retireClosed(&c.pending)
-	}
-	c.interval.Unlock()
-}
-
-// retireClosed takes the writers closed since it last ran off c's list,
-// and adds what they recorded to dst. c.interval is held.
-func (c *Collector) retireClosed(dst *Dist) {
-	c.mu.Lock()
-	c.retiring = append(c.retiring[:0], c.closing...)
-	clear(c.closing)
-	c.closing = shrunk(c.closing[:0], 0)
-	c.mu.Unlock()
-	for _, w := range c.retiring {
-		w.flight.finish(c, dst)
-		c.mu.Lock()
-		if !w.closing || !w.listed {
-			// Used again since its Close, it stays listed (see attach),
-			// or it is here twice.
-			c.mu.Unlock()
-			continue
-		}
-		w.flight.retired(atomic.LoadUint64(&w.seq))
-		w.closing, w.listed = false, false
-		last := len(c.writers) - 1
-		c.writers[w.index], c.writers[last].index = c.writers[last], w.index
-		c.writers[last] = nil
-		c.writers = shrunk(c.writers[:last], last)
-		n := c.spares()
-		for _, list := range [...]*[]*Tally{&c.spare, &c.bare} {
-			if n < len(*list) {
-				clear((*list)[n:])
-				*list = shrunk((*list)[:n], n)
-			}
-		}
-		c.mu.Unlock()
-	}
-	clear(c.retiring)
-	c.retiring = shrunk(c.retiring[:0], 0)
-}
+// closedAfter reports whether Close followed the record that began with
+// seq = s, and so whether that record has ended: where Close was called
+// after it and before any other began.
+func (w *Writer) closedAfter(s uint64) bool { return w.closedAt.Load() == s+1 }

@@ -147,22 +147,48 @@
 // puts a tally that keeps them in front of one that does not, as for a
 // window too narrow), and for a Dist that is given one. The reader installs a bare tally in
 // place of the one it takes, which the writer's next span fills (slow puts
-// a tally of the window the bare one stands for in front of it, having
-// first looked at its own last record as the next Interval would, where
-// no Interval runs, so that the tally held aside for it is a spare again),
-// and lets go the tally an idle writer's last record may still write after
-// two Intervals (flight.idled). A writer made by NewWriter gives its first
-// SpillSpans records to the Collector's spill, where it has one (a
-// Histogram's locked shards), so that a writer that records a few spans
-// and is dropped takes no tally and no place on the list. Close never
-// waits: it swaps the writer's tally out and adds it to the leftovers, in
-// one step under leftMu, which Interval takes to merge them; it queues the
-// writer, and the Interval that holds c.interval, or the Close that takes
-// it, takes it off the list. A writer used again before that stays listed,
-// and its new tally takes the generation of the one Close took, as a tally
-// put in front would. Intervals takes the Intervals of several Collectors
-// behind one barrier; where the caller's visit panics, the Collectors it
-// did not reach end into their next Interval.
+// a tally of the window the bare one stands for in front of it: the
+// writer's spare, the tally the reader emptied and left it, or one of the
+// Collector's pool of eight, or a new one), and lets go the tally an idle
+// writer's last record may still write after two Intervals
+// (flight.idled). A writer made by NewWriter gives its first SpillSpans
+// records to the Collector's spill, where it has one (a Histogram's locked
+// shards), so that a writer that records a few spans and is dropped takes
+// no tally and no place on the list.
+//
+// # Nothing waits
+//
+// A writer and the reader share no lock: what they share is atomic words,
+// each changed in one step. A writer that attaches pushes itself on a
+// stack the next Interval takes whole (Collector.incoming); a spare is
+// left and taken with one swap (Writer.spare, the pool's slots); Close
+// stores one word, the writer's seq plus 1 (Writer.closedAt). So neither
+// side waits for the other, whatever the operating system does to the
+// other's thread; Intervals take turns among themselves (c.interval).
+//
+// Interval takes a writer off its list (Collector.retire) once no record
+// has begun since it last took its tally, the tally installed is the bare
+// one it left, and the writer is closed or found so idle by one Interval
+// before (idleRetire): it clears attached, then swaps the bare tally for
+// closed. A record that loaded the bare tally stores nothing to it (its
+// window holds no bucket), and one that loads closed attaches the writer
+// again, pushing it where attached is clear: so the writer is listed
+// wherever it holds a tally (TestRetireRacesARecord makes a record at each
+// of the two steps). A closed writer's last record has ended where its
+// seq is still the one Close stored: its tally is then complete, and
+// Interval reads it whole and gives it back at once. An idle writer whose
+// last record the reader took in flight, in a Dist already, lets the tally
+// that record may still write go to the garbage collector, never reused;
+// one whose record is not yet in a Dist stays listed until it is. So a
+// closed writer holds its tally until the next Interval and its place one
+// more, a writer dropped without Close both for two Intervals after its
+// last record, and the garbage collector frees either whenever it finds
+// it, the Collector holding no reference to it. The new tally of
+// a writer that attaches again takes the generation of the one Interval
+// last took off it, as a tally put in front would. Intervals takes the
+// Intervals of several Collectors behind one barrier; where the caller's
+// visit panics, the Collectors it did not reach end into their next
+// Interval.
 //
 // # The barrier
 //

@@ -10,4 +10,6 @@ const (
 	EventBarrier                // the barrier passed
 	EventJournal                // a writer's journal read
 	EventSwapWhole              // a writer's tally swapped holding its lock, which needs no barrier
+	EventRetiring               // a writer about to be retired: attached cleared, its cur not yet closed
+	EventRetired                // a writer retired: its cur closed, not yet off the list
 )

@@ -28,7 +28,8 @@ package handover
 //	finish()          the record has ended: where it wrote a held tally after
 //	                  its copy, the change of the tally's words says what it
 //	                  recorded, and that goes in; every held tally is a spare
-//	retired(s)        the writer is closed, having begun s last
+//	drop()            the writer is retired, its record in a Dist: every held
+//	                  tally is let go
 //
 // and its queries, which change nothing: fresh(s), whether no record has
 // begun since the reader last took the tally, and holding().
@@ -70,9 +71,9 @@ func (f *flight) holding() bool { return len(f.held) > 0 }
 
 func (f *flight) taken(s uint64) { f.seen = s }
 
-func (f *flight) begun(s uint64, c *Collector, dst *Dist) {
+func (f *flight) begun(s uint64, w *Writer, dst *Dist) {
 	if f.seq != s {
-		f.finish(c, dst)
+		f.finish(w, dst)
 		f.seq = s
 	}
 }
@@ -81,22 +82,20 @@ func (f *flight) hold(t *Tally, was words) {
 	f.held = append(f.held, heldTally{t, was})
 }
 
-func (f *flight) counted(t *Tally, c *Collector) {
-	f.free(c)
+func (f *flight) counted(t *Tally, w *Writer) {
+	f.free(w)
 	f.in = true
 	f.held = append(f.held, heldTally{t: t})
-	c.heldIn.Add(1)
 }
 
-func (f *flight) idled(c *Collector) {
+func (f *flight) idled(*Writer) {
 	if f.idle++; f.idle >= 2 && len(f.held) > 0 {
-		c.heldIn.Add(-1)
 		clear(f.held)
 		f.held = f.held[:0]
 	}
 }
 
-func (f *flight) place(j journal, c *Collector, dst *Dist) {
+func (f *flight) place(j journal, w *Writer, dst *Dist) {
 	if f.in {
 		return
 	}
@@ -104,21 +103,20 @@ func (f *flight) place(j journal, c *Collector, dst *Dist) {
 		if ht.t.gen() == j.gen {
 			f.held[0], f.held[i] = ht, f.held[0]
 			for _, o := range f.held[1:] {
-				c.putSpare(o.t)
+				w.c.recycle(o.t, w)
 			}
 			clear(f.held[1:])
 			f.held = f.held[:1]
 			f.in = true
-			c.heldIn.Add(1)
 			j.addTo(dst)
 			return
 		}
 	}
-	f.free(c)
+	f.free(w)
 	f.seen = unseen
 }
 
-func (f *flight) finish(c *Collector, dst *Dist) {
+func (f *flight) finish(w *Writer, dst *Dist) {
 	for _, ht := range f.held {
 		if k, d, ok := wordsSince(ht.was, wordsOf(ht.t)); ok && !f.in {
 			dst.Add(k, d)
@@ -131,21 +129,26 @@ func (f *flight) finish(c *Collector, dst *Dist) {
 			}
 		}
 	}
-	f.free(c)
+	f.free(w)
 	f.in = false
 }
 
-func (f *flight) retired(s uint64) { f.seen = s }
+// drop lets the held tallies go to the garbage collector, never reused, as
+// the record, in a Dist already, may still write them: the writer is
+// retired.
+func (f *flight) drop() {
+	clear(f.held)
+	f.held = f.held[:0]
+	f.in = false
+	f.idle = 0
+}
 
 // free gives the held tallies, which the record does not write, to the
 // spares; a step of counted, place and finish.
-func (f *flight) free(c *Collector) {
-	if f.in && len(f.held) > 0 {
-		c.heldIn.Add(-1)
-	}
+func (f *flight) free(w *Writer) {
 	f.idle = 0
 	for _, ht := range f.held {
-		c.putSpare(ht.t)
+		w.c.recycle(ht.t, w)
 	}
 	clear(f.held)
 	f.held = f.held[:0]

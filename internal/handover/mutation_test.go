@@ -226,7 +226,7 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
 			"a tally is whole only where its writer's lock is held"},
 		{"collect: a tally taken whole before the copy without seq moved", "collector.go",
-			"if atomic.LoadUint64(&w.seq) != s {", "if true {",
+			"if atomic.LoadUint64(&w.seq) != s || tk.ended && s == tk.seq {", "if true {",
 			"a tally is whole without its journal only where a later record has begun"},
 		{"MarkSpan: no mark", "writer.go",
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
@@ -248,10 +248,16 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 		{"place: the exemplar of a record placed by its journal left out", "journal.go",
 			"\tif j.kept {\n\t\tdst.AddExemplar(j.d, &j.ex)\n\t}", "",
 			"a record placed by its journal has its exemplar there"},
-		{"settle: the writers closed during the Interval left listed", "collector.go",
-			"if len(c.closing) > 0 {\n\t\tc.mu.Unlock()\n\t\tc.retireClosed(&c.pending)\n\t\tc.mu.Lock()\n\t}\n\tc.busy = busy",
-			"if false {\n\t\tc.mu.Unlock()\n\t\tc.retireClosed(&c.pending)\n\t\tc.mu.Lock()\n\t}\n\tc.busy = busy",
-			"a writer closed while an Interval runs is off the list when it returns"},
+		{"retire: attached cleared after the swap", "collector.go",
+			"w.attached.Store(false)\n\ttrace(EventRetiring)\n\tif !w.cur.CompareAndSwap(bare, closed) {\n\t\tw.attached.Store(true) // a record put a tally in front: w stays\n\t\treturn false\n\t}\n\ttrace(EventRetired)",
+			"trace(EventRetiring)\n\tif !w.cur.CompareAndSwap(bare, closed) {\n\t\treturn false\n\t}\n\ttrace(EventRetired)\n\tw.attached.Store(false)",
+			"a writer that finds closed must push itself: attached is clear before the swap"},
+		{"retire: a writer whose last record is not yet in a Dist", "collector.go",
+			"if w.pinned || w.flight.holding() && !w.flight.in {", "if w.pinned {",
+			"a record held aside is known only to its listed writer's flight"},
+		{"closedAfter: any Close ends the record in flight", "collector.go",
+			"return w.closedAt.Load() == s+1", "return w.closedAt.Load() != 0",
+			"only the record Close followed has ended"},
 	} {
 		src := src[lm.file]
 		at := bytes.Index(src, []byte(lm.old))
@@ -286,7 +292,7 @@ func isStep(st ast.Stmt) bool {
 
 // TestMutations applies every mutation of the store order (and of the
 // retirement of closed writers) to a scratch copy of this package and runs
-// the handoverstep tests and TestCloseDuringIntervalRetires on it: each
+// the handoverstep tests and the tests of Close and retirement on it: each
 // change the proof forbids must fail them, each it allows must pass, and this
 // package as it is must pass. It compiles the package once a mutation
 // (about a minute in all), so it runs only where COUNTER_MUTATE is set,
@@ -317,7 +323,7 @@ func TestMutations(t *testing.T) {
 	}
 	run := func() (string, bool) {
 		cmd := exec.Command("go", "test", "-tags", "handoverstep", "-count=1",
-			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals|TestCloseDuringIntervalRetires)$", "./internal/handover")
+			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals|TestCloseNeverWaits|TestRetireRacesARecord|TestIdleWriterWithARecordInFlight)$", "./internal/handover")
 		cmd.Dir = scratch
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		out, err := cmd.CombinedOutput()

@@ -187,11 +187,27 @@ func fillBucketOf(d int64) func(*Writer) int {
 	}
 }
 
-// closeWriter closes the writer, so that its record attaches a tally.
+// closeWriter closes the writer and takes the Intervals that retire it,
+// into retiredBefore, so that its record attaches a tally again; a writer
+// listed for good (with a lock) stays.
 func closeWriter(w *Writer) int {
 	w.Close()
+	var s Dist
+	for range 2 {
+		w.c.Interval(&s)
+		retiredBefore.Merge(&s)
+	}
+	retired = true
 	return -1
 }
+
+// retired says that the prepare of the case running took the Intervals
+// that retired its writer, and retiredBefore holds what they took: the
+// records before, which are then in none of the case's Intervals.
+var (
+	retired       bool
+	retiredBefore Dist
+)
 
 // stepsOf returns how many steps the record of tc makes.
 func stepsOf(tc stepCase) int {
@@ -310,7 +326,18 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 			r.addTo(&before)
 		}
 	}
+	retired = false
+	retiredBefore.Reset()
 	full := tc.prepare(w)
+	if retired {
+		if !retiredBefore.Equal(&before) {
+			t.Fatalf("%s: the Intervals that retired the writer hold count %d; want the %d records before", tc.name, retiredBefore.count, before.count)
+		}
+		if !locked && w.cur.Load() != closed {
+			t.Fatalf("%s: the writer is not retired after Close and two Intervals", tc.name)
+		}
+		before.Reset()
+	}
 	if locked && full >= 0 {
 		w.cur.Load().markAt(uint64(full)) // as the spans that filled it would have
 	}
@@ -550,6 +577,85 @@ func TestIntervalsPassOneBarrier(t *testing.T) {
 	for i, n := range counts {
 		if n != uint64(i+1) {
 			t.Fatalf("Collector %d's Interval holds %d records; want %d", i, n, i+1)
+		}
+	}
+}
+
+// TestRetireRacesARecord makes a retired writer record at each of the two
+// steps of its retirement: after attached is cleared and before its cur is
+// closed (the record puts a tally in front of the bare one, and the writer
+// stays listed), and after (the record attaches it again, and the next
+// Interval lists it). Every record is in exactly one Interval, and the
+// writer is listed wherever it holds a tally.
+func TestRetireRacesARecord(t *testing.T) {
+	for _, at := range []Event{EventRetiring, EventRetired} {
+		c := NewCollector(NoBarrier)
+		w := c.NewWriter()
+		var want, got, s Dist
+		rec := func(d int64) {
+			w.Record(d)
+			want.Add(KindSpan, d)
+		}
+		rec(1000)
+		w.Close()
+		raced := false
+		OnTrace = func(e Event) {
+			if e == at && !raced {
+				raced = true
+				rec(2000)
+			}
+		}
+		for range 4 {
+			c.Interval(&s)
+			got.Merge(&s)
+		}
+		OnTrace = nil
+		if !raced {
+			t.Fatalf("%v: no Interval retired the writer", at)
+		}
+		if !got.Equal(&want) {
+			t.Fatalf("%v: the Intervals hold count %d, sum %d; want %d, %d", at, got.count, got.lo, want.count, want.lo)
+		}
+		rec(3000)
+		c.Interval(&s)
+		if s.Count() != 1 || s.Max() != 3000 {
+			t.Fatalf("%v: a record after the race is not in the next Interval (count %d, max %d)", at, s.Count(), s.Max())
+		}
+	}
+}
+
+// TestIdleWriterWithARecordInFlight stops a writer's record before its
+// mark while five Intervals run, so that the writer looks idle to them
+// (no record begins) with a tally held aside for the record: the writer
+// must stay listed until the record is known, and the record is then in
+// exactly one Interval, with every other.
+func TestIdleWriterWithARecordInFlight(t *testing.T) {
+	for stop := 1; stop <= 4; stop++ {
+		c := NewCollector(NoBarrier)
+		w := c.NewWriter()
+		var want, got, s Dist
+		for d := range int64(5) {
+			w.Record(1000 + d)
+			want.Add(KindSpan, 1000+d)
+		}
+		k := 0
+		OnStep = func() {
+			if k++; k == stop {
+				for range 5 {
+					c.Interval(&s)
+					got.Merge(&s)
+				}
+			}
+		}
+		w.Record(1002) // in the window of the tally the Intervals took
+		OnStep = nil
+		want.Add(KindSpan, 1002)
+		for range 4 {
+			c.Interval(&s)
+			got.Merge(&s)
+		}
+		if !got.Equal(&want) {
+			t.Fatalf("stopped after %d steps: the Intervals hold count %d, sum %d; want %d, %d", stop, got.count, got.lo, want.count, want.lo)
 		}
 	}
 }

@@ -22,35 +22,44 @@ type Writer struct {
 	cur      atomic.Pointer[Tally]
 	// The journal of a record that keeps its exemplar (RecordExemplar):
 	// the exemplar, and jexTag, the record's seq with exKept. The writer
-	// alone stores to them, so they may share a line with the words above;
-	// with the padding after them they keep what follows 64 bytes away.
+	// alone stores to them, so they may share a line with the words above.
 	jex    Exemplar
 	jexTag uint64
-	_      [24]byte
+	// The words the writer shares with the reader, each changed in one
+	// atomic step, and each at most once a Close, an attach or an Interval,
+	// so that they may share the line too; with them, the words above keep
+	// what follows 64 bytes away. closedAt is 1 more than the seq Close
+	// left (0 for none); nextIn links c.incoming; spare is an empty tally
+	// the reader left the writer, for its next slow path (spareTally).
+	closedAt atomic.Uint64
+	nextIn   *Writer
+	spare    atomic.Pointer[Tally]
 
-	// The slow path's and Close's: c, and early, the records the writer
-	// gave to c's spill; pinned says it is one of c's writers for good
-	// (List), which spills nothing; onAttach is called, once, before the
-	// writer first attaches itself.
+	// The slow path's: c, and early, the records the writer gave to c's
+	// spill; pinned says it is one of c's writers for good (List), which
+	// spills nothing; onAttach is called, once, before the writer first
+	// attaches itself.
 	c        *Collector
 	onAttach func()
 	// lock, where not nil, is a lock word (0 free, 1 held) that the
 	// writer holds throughout each record and its mark, and that the
 	// reader may take (Collector.ListLocked).
-	lock   *uint32
-	early  uint32
-	pinned bool
-	// lastGen is the generation of the tally Close last took, which the
-	// tally the writer attaches after it takes (see attach).
+	lock  *uint32
+	early uint32
+	// attached says the writer is listed, or pushed to be (attach).
+	attached atomic.Bool
+	pinned   bool
+	// lastGen is the generation of the tally the reader last took off
+	// the writer as it retired it, which the tally the writer attaches
+	// after takes (see attach).
 	lastGen uint8
 
-	// What follows is the reader's, under c.interval; listed and index,
-	// the writer's place in c.writers, and closing, its Close not yet
-	// retired, are under c.mu.
-	listed  bool
-	closing bool
-	index   int
-	flight  flight
+	// What follows is the reader's, under c.interval: the Intervals in a
+	// row that found the writer idle, its place in c.writers, and the
+	// reader's view of its last record.
+	idle   uint8
+	index  int
+	flight flight
 }
 
 // Record counts the span d: the path that takes no call where the span
@@ -233,29 +242,23 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 			}
 			w.c.attach(w, k, d, e != nil)
 		default:
-			if full.plan > 0 && w.c.interval.TryLock() {
-				// The first span after an Interval: the records before
-				// this one have ended, so the tally the last of them may
-				// have written, which the Interval held aside, is a spare
-				// again, for the fill below. (The next Interval would find
-				// as much; the writer does not wait for one that runs.)
-				w.c.look(w, &w.c.pending)
-				w.c.interval.Unlock()
-			}
 			from, to := full.window()
 			if p := placeOf(k, d); p >= 0 && (uint64(p) < from || uint64(p) >= to) {
 				from, to = widen(from, to, uint64(p))
 			}
-			fresh := w.c.spareTally(from, to)
+			fresh := w.spareTally(from, to)
 			if e != nil || full.ex != nil {
 				fresh.keepExemplars()
 			}
 			fresh.setGen(full.gen()) // see Tally.tag
 			fresh.prev = full
 			if !w.cur.CompareAndSwap(full, fresh) {
-				// The reader took the full tally meanwhile.
+				// The reader took the full tally meanwhile: fresh, which
+				// no record has seen, is the writer's spare again.
 				fresh.prev = nil
-				w.c.putSpare(fresh)
+				if !w.spare.CompareAndSwap(nil, fresh) {
+					w.c.poolPut(fresh)
+				}
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"testing"
+	"time"
 )
 
 // newTestCollector returns a Collector whose barrier is none: the tests
@@ -74,9 +75,10 @@ func TestHugeSpansKeepOneTally(t *testing.T) {
 
 // TestWriterLifecycle walks a writer through its life and checks the
 // Collector's lists after each step: a new writer has no tally and is not
-// listed; its first record lists it with a tally of its own; Close unlists it, hands its spans to the next Interval and
-// keeps its tally as a spare; a writer used after Close lists itself
-// again, and Close twice is fine.
+// listed; its first record lists it with a tally of its own; Close changes
+// nothing but a flag, the next Interval takes its spans and the one after
+// takes it off the list, its tally to the pool; a writer used after that
+// lists itself again from the pool, and Close twice is fine.
 func TestWriterLifecycle(t *testing.T) {
 	c := newTestCollector()
 	var shard Writer // listed for good, as a Histogram's shard is
@@ -90,15 +92,20 @@ func TestWriterLifecycle(t *testing.T) {
 		t.Fatalf("a writer after its first record: %d writers, closed %v, %d spare; want 2, false, 0", c.Listed(), w.cur.Load() == closed, c.Spares())
 	}
 	w.Close()
-	if c.Listed() != 1 || w.cur.Load() != closed || c.left.Count() != 1 || c.Spares() != 1 {
-		t.Fatalf("after Close: %d writers, closed %v, %d left over, %d spare; want 1, true, 1, 1", c.Listed(), w.cur.Load() == closed, c.left.Count(), c.Spares())
+	if c.Listed() != 2 || w.cur.Load() == closed {
+		t.Fatalf("after Close: %d writers, closed %v; want 2, false: Close only asks", c.Listed(), w.cur.Load() == closed)
 	}
 	var s Dist
 	c.Interval(&s)
-	if s.Count() != 1 || c.left.Count() != 0 {
-		t.Fatalf("count %d, %d still left over; want 1 and 0", s.Count(), c.left.Count())
+	if s.Count() != 1 || c.Listed() != 2 {
+		t.Fatalf("the Interval after Close: count %d, %d writers; want 1, 2", s.Count(), c.Listed())
 	}
-	w.Record(2) // lists itself again, taking the spare
+	c.Interval(&s)
+	if s.Count() != 0 || c.Listed() != 1 || w.cur.Load() != closed || c.Spares() != 1 {
+		t.Fatalf("the second Interval: count %d, %d writers, closed %v, %d spare; want 0, 1, true, 1",
+			s.Count(), c.Listed(), w.cur.Load() == closed, c.Spares())
+	}
+	w.Record(2) // lists itself again, taking the pool's tally
 	if c.Listed() != 2 || c.Spares() != 0 {
 		t.Fatalf("a writer used after Close: %d writers, %d spare; want 2, 0", c.Listed(), c.Spares())
 	}
@@ -108,18 +115,22 @@ func TestWriterLifecycle(t *testing.T) {
 	if s.Count() != 1 || s.Min() != 2 {
 		t.Fatalf("count %d, min %d; want the one span of 2", s.Count(), s.Min())
 	}
+	c.Interval(&s)
+	if n := c.Listed(); n != 1 {
+		t.Fatalf("%d writers after the writer's second Close; want 1", n)
+	}
 }
 
-// TestCloseDuringIntervalRetires closes writers while an Interval holds
-// the Collector, so that Close cannot take them off the list itself: one
-// as the Interval runs (between its two halves),
-// which that Interval's last step takes off, and one while the Interval is
-// held by another caller, which the next Interval's first step takes off.
-// Either way the writer is off the list when the Interval returns, and its
-// spans are in exactly one Interval.
-func TestCloseDuringIntervalRetires(t *testing.T) {
+// TestCloseNeverWaits closes writers while an Interval holds the
+// Collector, between its two halves and while another caller holds it:
+// Close returns at once, and the writer is off the list after at most two
+// more Intervals, its spans in exactly one Interval. An idle writer that
+// was never closed goes off the list too, after idleRetire more, and one
+// listed for good never does.
+func TestCloseNeverWaits(t *testing.T) {
 	c := newTestCollector()
 	var s Dist
+	total := uint64(0)
 	w := c.NewWriter()
 	w.Record(5)
 	if c.begin() {
@@ -127,27 +138,47 @@ func TestCloseDuringIntervalRetires(t *testing.T) {
 	}
 	w.Close()
 	c.end(&s)
-	if n := c.Listed(); n != 0 {
-		t.Fatalf("a writer closed during an Interval: %d writers listed after it, want 0", n)
-	}
-	total := s.Count()
+	total += s.Count()
 
 	v := c.NewWriter()
 	v.Record(7)
 	c.interval.Lock() // as a running Interval holds it
-	v.Close()
+	done := make(chan struct{})
+	go func() { v.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for the Interval")
+	}
 	c.interval.Unlock()
-	if n := c.Listed(); n != 1 {
-		t.Fatalf("a writer closed while the Interval was held: %d listed before the next, want 1", n)
+	for range 3 {
+		c.Interval(&s)
+		total += s.Count()
 	}
-	c.Interval(&s)
 	if n := c.Listed(); n != 0 {
-		t.Fatalf("a writer closed while the Interval was held: %d writers listed after the next, want 0", n)
+		t.Fatalf("writers closed during an Interval: %d listed three Intervals on, want 0", n)
 	}
-	total += s.Count()
-	c.Interval(&s)
-	if total += s.Count(); total != 2 {
+	if total != 2 {
 		t.Fatalf("%d spans in all the Intervals, want 2", total)
+	}
+
+	idle := c.NewWriter()
+	idle.Record(9)
+	var shard Writer
+	c.List(&shard)
+	shard.Record(3)
+	for i := range idleRetire + 2 {
+		c.Interval(&s)
+		total += s.Count()
+		if want := 2; i < idleRetire+1 && c.Listed() != want {
+			t.Fatalf("Interval %d: %d listed; want %d: the idle writer stays for %d", i, c.Listed(), want, idleRetire+1)
+		}
+	}
+	if n := c.Listed(); n != 1 || idle.cur.Load() != closed || shard.cur.Load() == closed {
+		t.Fatalf("%d listed, the idle writer's tally closed %v, the shard's %v; want 1, true, false", n, idle.cur.Load() == closed, shard.cur.Load() == closed)
+	}
+	if total != 4 {
+		t.Fatalf("%d spans in all the Intervals, want 4", total)
 	}
 }
 
@@ -196,9 +227,9 @@ func TestIdleWriterLetsGo(t *testing.T) {
 	}
 	c.Interval(&s)
 	total.Merge(&s)
-	if !w.flight.holding() || c.heldIn.Load() != 1 || len(w.cur.Load().counts) != 0 {
-		t.Fatalf("after the first Interval: holding %v, %d held in, %d counts installed; want true, 1, 0 (a bare tally)",
-			w.flight.holding(), c.heldIn.Load(), len(w.cur.Load().counts))
+	if !w.flight.holding() || len(w.cur.Load().counts) != 0 {
+		t.Fatalf("after the first Interval: holding %v, %d counts installed; want true, 0 (a bare tally)",
+			w.flight.holding(), len(w.cur.Load().counts))
 	}
 	c.Interval(&s)
 	total.Merge(&s)
@@ -207,8 +238,8 @@ func TestIdleWriterLetsGo(t *testing.T) {
 	}
 	c.Interval(&s)
 	total.Merge(&s)
-	if w.flight.holding() || c.heldIn.Load() != 0 {
-		t.Fatalf("after the third Interval: holding %v, %d held in; want false, 0", w.flight.holding(), c.heldIn.Load())
+	if w.flight.holding() {
+		t.Fatal("after the third Interval: the tally still held")
 	}
 	w.Record(5)
 	c.Interval(&s)
@@ -223,21 +254,22 @@ func TestIdleWriterLetsGo(t *testing.T) {
 	}
 }
 
-// TestSpareOfTheWindow checks that a tally of a wide window is made from a
-// spare whose storage holds it, where one does, whatever the order of the
-// spares: a narrow spare last does not cost an allocation.
+// TestSpareOfTheWindow checks that a writer attaching takes, of the pool's
+// tallies, one whose storage holds its window where one does, whatever the
+// order: a narrow tally first does not cost the wide window an allocation.
 func TestSpareOfTheWindow(t *testing.T) {
 	c := NewCollector(NoBarrier)
-	wide, narrow := newTally(0, 2048), newTally(100, 116)
-	c.mu.Lock()
-	c.writers = make([]*Writer, 8) // room for spares
-	c.mu.Unlock()
-	c.putSpare(wide)
-	c.putSpare(narrow)
-	if got := c.spareTally(10, 2000); got != wide {
-		t.Fatalf("a window of 1,990 buckets took the spare of %d; want the one of 2,048", cap(got.counts))
+	narrow, wide := newTally(100, 116), newTally(0, 2048)
+	c.poolPut(narrow)
+	c.poolPut(wide)
+	w := c.NewWriter()
+	if got := w.spareTally(10, 2000); got != wide {
+		t.Fatalf("a window of 1,990 buckets took the tally of %d; want the one of 2,048", cap(got.counts))
 	}
-	if got := c.spareTally(100, 116); got != narrow {
-		t.Fatal("the narrow window did not take the narrow spare")
+	if got := w.spareTally(100, 116); got != narrow {
+		t.Fatal("the narrow window did not take the narrow tally")
+	}
+	if got := w.spareTally(100, 116); got == narrow || got == wide {
+		t.Fatal("the pool gave a tally twice")
 	}
 }
