@@ -121,4 +121,3 @@ func droppedRun(t *testing.T, n, spans int) (peak uint64, p99, worst time.Durati
 	}
 	return peak, p99, worst, h.c.Listed() - len(h.shards)
 }
-
