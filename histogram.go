@@ -32,7 +32,7 @@ import (
 //
 //	Recorder(a, b) = 560 + 4.75·(1.5·n(a, b) + 64) bytes after an Interval,
 //
-// and 400 bytes before its 65th span, whose first 64 go to a lock. A lock
+// and 400 bytes before it takes a tally ([Recorder] says when). A lock
 // costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
 // to a power of two from 8 to 1,024, of 368 bytes each. TestMemoryFormula
 // checks this; DESIGN.md says how. A writer that records exemplars holds
@@ -108,8 +108,8 @@ func newHistogram(b handover.Barrier, want int) *Histogram {
 	return h
 }
 
-// spill counts a new Recorder's first records (handover.SpillSpans of
-// them) in a shard, as Record does, with their exemplars, so that a
+// spill counts a new Recorder's first records (handover.Spill says how
+// many) in a shard, as Record does, with their exemplars, so that a
 // Recorder that records a few spans and is dropped takes no tally.
 func (h *Histogram) spill(d int64, k handover.Kind, e handover.Exemplar, ex bool) {
 	s := h.lock()

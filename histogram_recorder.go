@@ -10,10 +10,12 @@ import (
 // with plain loads and stores: no atomic read-modify-write, no lock, no
 // fence and no allocation where the span fits its tally. (That is on amd64;
 // on arm64 its stores are store-releases, and elsewhere and in race builds
-// Go's atomic stores.) A Recorder's first 64 spans take one of the
-// Histogram's locks, as [Histogram.Record] does, before it takes a tally of
-// its own: a Recorder made for a request and dropped after a few spans
-// costs its 400 bytes of state and no more. A negative or migrated span, a
+// Go's atomic stores.) A Recorder's spans take one of the Histogram's
+// locks, as [Histogram.Record] does, until it has recorded 64 and an
+// Interval has begun since it was made, or it has recorded 4,096; then it
+// takes a tally of its own. So a Recorder made for a request and dropped
+// within an Interval costs its 400 bytes of state and no more, and the
+// Interval nothing. A negative or migrated span, a
 // span of an unknown CPU, a span outside the tally's window or whose bucket
 // is full, and the first span after an Interval take a slower path, which
 // takes the Recorder's spare tally, one of the Histogram's or a new one;
@@ -51,14 +53,14 @@ type Recorder struct {
 
 // Recorder returns a new Recorder that counts into h. It allocates the
 // Recorder's state alone, about 400 bytes; the Recorder takes a tally, a
-// spare one h already has or a new one, at its 65th span.
+// spare one h already has or a new one, as its doc says.
 func (h *Histogram) Recorder() *Recorder {
 	h.mustBeUsable("Recorder")
 	w := h.c.NewWriter()
 	r := &Recorder{w}
-	// A Recorder that is dropped before it takes a tally (its first
-	// handover.SpillSpans spans go to a lock of h's) needs no cleanup: its
-	// writer is on no list. One is registered when it takes one.
+	// A Recorder that is dropped before it takes a tally (its first spans
+	// go to a lock of h's: handover.Spill) needs no cleanup: its writer is
+	// on no list. One is registered when it takes one.
 	w.OnAttach(func() { runtime.AddCleanup(r, (*handover.Writer).Close, w) })
 	return r
 }
@@ -106,7 +108,7 @@ func (r *Recorder) RecordCPU(d Tickdelta, from, to int) {
 // Interval after takes the Recorder off the Histogram's list. Close stores
 // one word, and never waits. A Recorder used after Close records as
 // before; where it is off the list by then, its first span attaches it
-// again, as its 65th did.
+// again, as its first tally did.
 func (r *Recorder) Close() {
 	if r == nil {
 		panic("counter: Recorder.Close: a nil *Recorder; get one from Histogram.Recorder")

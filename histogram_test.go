@@ -380,14 +380,14 @@ func TestQuantileErrorMeasured(t *testing.T) {
 	}
 }
 
-// TestRecorderSpillsItsFirstSpans: a Recorder's first handover.SpillSpans
-// spans, of every kind, go to the Histogram's locks, so that it takes no
-// tally and no place on the Histogram's list before the next; every span
-// is in the Interval, once.
+// TestRecorderSpillsItsFirstSpans: a Recorder's spans, of every kind, go
+// to the Histogram's locks until it has recorded handover.SpillMost, or an
+// Interval has begun since it was made and it has recorded
+// handover.SpillSpans, so that a Recorder made and dropped within an
+// Interval takes no tally and no place on the Histogram's list; every
+// span is in an Interval, once.
 func TestRecorderSpillsItsFirstSpans(t *testing.T) {
-	h := NewHistogram()
-	r := h.Recorder()
-	for k := range handover.SpillSpans {
+	record := func(r *Recorder, k int) {
 		switch k % 4 {
 		case 0:
 			r.Record(Tickdelta(k))
@@ -399,18 +399,32 @@ func TestRecorderSpillsItsFirstSpans(t *testing.T) {
 			r.RecordCPU(Tickdelta(k), -1, -1)
 		}
 	}
-	if got := h.c.Listed(); got != len(h.shards) {
-		t.Fatalf("after %d spans a Recorder is listed (%d writers, %d locks); want it to have none yet", handover.SpillSpans, got, len(h.shards))
-	}
-	r.Record(7)
-	if got := h.c.Listed(); got != len(h.shards)+1 {
-		t.Fatalf("after %d spans: %d writers, %d locks; want the Recorder listed", handover.SpillSpans+1, got, len(h.shards))
-	}
-	var s Snapshot
-	h.Interval(&s)
-	quarter := uint64(handover.SpillSpans / 4)
-	if s.Count() != 2*quarter+1 || s.Negative() != quarter || s.Migrated() != quarter || s.UnknownCPU() != quarter {
-		t.Fatalf("count %d, negative %d, migrated %d, unknown %d; want %d, %d, %d, %d",
-			s.Count(), s.Negative(), s.Migrated(), s.UnknownCPU(), 2*quarter+1, quarter, quarter, quarter)
+	for _, tc := range []struct {
+		name     string
+		interval bool // an Interval begins after the Recorder is made
+		spill    int
+	}{{"within an Interval", false, handover.SpillMost}, {"past an Interval", true, handover.SpillSpans}} {
+		h := NewHistogram()
+		r := h.Recorder()
+		var s Snapshot
+		if tc.interval {
+			h.Interval(&s)
+		}
+		for k := range tc.spill {
+			record(r, k)
+		}
+		if got := h.c.Listed(); got != len(h.shards) {
+			t.Fatalf("%s: after %d spans a Recorder is listed (%d writers, %d locks); want it to have none yet", tc.name, tc.spill, got, len(h.shards))
+		}
+		r.Record(7)
+		if got := h.c.Listed(); got != len(h.shards)+1 {
+			t.Fatalf("%s: after %d spans: %d writers, %d locks; want the Recorder listed", tc.name, tc.spill+1, got, len(h.shards))
+		}
+		h.Interval(&s)
+		quarter := uint64(tc.spill / 4)
+		if s.Count() != 2*quarter+1 || s.Negative() != quarter || s.Migrated() != quarter || s.UnknownCPU() != quarter {
+			t.Fatalf("%s: count %d, negative %d, migrated %d, unknown %d; want %d, %d, %d, %d",
+				tc.name, s.Count(), s.Negative(), s.Migrated(), s.UnknownCPU(), 2*quarter+1, quarter, quarter, quarter)
+		}
 	}
 }

@@ -33,8 +33,10 @@ type Collector struct {
 	taken   []taken
 	bare    []*Tally
 	// round counts Intervals, so that a writer's flight knows whether the
-	// last one took its tally too.
-	round uint64
+	// last one took its tally too; rounds is round for the writers, which
+	// read it to know whether an Interval began since they were made.
+	round  uint64
+	rounds atomic.Uint64
 	// listed is len(writers), for Listed.
 	listed atomic.Int64
 
@@ -67,16 +69,22 @@ type taken struct {
 // barrier b.
 func NewCollector(b Barrier) *Collector { return &Collector{barrier: b} }
 
-// SpillSpans is how many records of a writer made by NewWriter go to the
-// Collector's spill, where it has one, before the writer takes a tally.
-const SpillSpans = 64
+// SpillSpans and SpillMost bound the records of a writer made by NewWriter
+// that go to the Collector's spill, where it has one, before the writer
+// takes a tally: its first SpillSpans, and more up to SpillMost until an
+// Interval begins after the writer was made.
+const (
+	SpillSpans = 64
+	SpillMost  = 4096
+)
 
-// Spill makes f take the first SpillSpans records of each writer made by
-// NewWriter, so that a writer that records a few spans and is dropped, as
-// one a request is, never takes a tally nor a place among c's writers: f
-// counts them in a writer of its own, such as a Histogram's locked shard,
-// with their exemplars e where ex says (by value: a pointer would escape
-// through f). It must be called before any writer records.
+// Spill makes f take the first records of each writer made by NewWriter,
+// as SpillSpans and SpillMost say, so that a writer that records a few
+// thousand spans and is dropped within an Interval, as one a request is,
+// never takes a tally nor a place among c's writers, and costs an Interval
+// nothing: f counts them in a writer of its own, such as a Histogram's
+// locked shard, with their exemplars e where ex says (by value: a pointer
+// would escape through f). It must be called before any writer records.
 func (c *Collector) Spill(f func(d int64, k Kind, e Exemplar, ex bool)) { c.spill = f }
 
 // Barrier returns the barrier the next Interval passes.
@@ -113,7 +121,7 @@ func (c *Collector) ListLocked(w *Writer, lock *uint32) {
 // writer takes a tally, and a place among c's writers, at its first
 // record past its spill.
 func (c *Collector) NewWriter() *Writer {
-	w := &Writer{c: c}
+	w := &Writer{c: c, born: uint32(c.rounds.Load())}
 	w.cur.Store(closed)
 	return w
 }
@@ -328,6 +336,7 @@ func (c *Collector) begin() (barrier bool) {
 		w = next
 	}
 	c.round++
+	c.rounds.Store(c.round)
 	for i := 0; i < len(c.writers); i++ {
 		w := c.writers[i]
 		s := atomic.LoadUint64(&w.seq)

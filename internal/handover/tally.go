@@ -137,6 +137,29 @@ func (t *Tally) reset() {
 	}
 }
 
+// copyFrom makes t, which is empty, not installed and of a window that
+// holds full's, hold what full holds: its counts and their marks, its
+// figures, its slots, and the tallies it was put in front of. full is the
+// writer's installed tally, which no record writes meanwhile: the writer
+// is between two records, and copies it before it puts t in its place, so
+// that a tally whose window is widened is replaced, not kept behind.
+func (t *Tally) copyFrom(full *Tally) {
+	if len(full.counts) > 0 { // a window of none may lie anywhere
+		copy(t.counts[full.off-t.off:], full.counts)
+	}
+	for w, b := range full.marks {
+		for ; b != 0; b &= b - 1 {
+			t.markAt(full.off + uint64(w<<6+bits.TrailingZeros64(b)))
+		}
+	}
+	t.lo, t.hi, t.min, t.max = full.lo, full.hi, full.min, full.max
+	t.negative, t.migrated, t.unknownCPU = full.negative, full.migrated, full.unknownCPU
+	if full.ex != nil {
+		*t.ex = *full.ex
+	}
+	t.prev = full.prev
+}
+
 // newTally returns an empty tally with the window [from, to).
 func newTally(from, to uint64) *Tally {
 	t := &Tally{min: math.MaxInt64, max: -1}

@@ -36,9 +36,9 @@ type Writer struct {
 	spare    atomic.Pointer[Tally]
 
 	// The slow path's: c, and early, the records the writer gave to c's
-	// spill; pinned says it is one of c's writers for good (List), which
-	// spills nothing; onAttach is called, once, before the writer first
-	// attaches itself.
+	// spill, and born, c's Intervals when it was made (Spill); pinned
+	// says it is one of c's writers for good (List), which spills nothing;
+	// onAttach is called, once, before the writer first attaches itself.
 	c        *Collector
 	onAttach func()
 	// lock, where not nil, is a lock word (0 free, 1 held) that the
@@ -46,6 +46,7 @@ type Writer struct {
 	// reader may take (Collector.ListLocked).
 	lock  *uint32
 	early uint32
+	born  uint32
 	// attached says the writer is listed, or pushed to be (attach).
 	attached atomic.Bool
 	pinned   bool
@@ -227,7 +228,7 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 		case counted:
 			return full
 		case full == closed:
-			if !w.pinned && w.early < SpillSpans && w.c.spill != nil {
+			if !w.pinned && w.c.spill != nil && (w.early < SpillSpans || w.early < SpillMost && w.born == uint32(w.c.rounds.Load())) {
 				w.early++
 				if e != nil {
 					w.c.spill(d, k, *e, true)
@@ -243,7 +244,9 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 			w.c.attach(w, k, d, e != nil)
 		default:
 			from, to := full.window()
-			if p := placeOf(k, d); p >= 0 && (uint64(p) < from || uint64(p) >= to) {
+			p := placeOf(k, d)
+			outside := p >= 0 && (uint64(p) < from || uint64(p) >= to)
+			if outside {
 				from, to = widen(from, to, uint64(p))
 			}
 			fresh := w.spareTally(from, to)
@@ -251,11 +254,19 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 				fresh.keepExemplars()
 			}
 			fresh.setGen(full.gen()) // see Tally.tag
-			fresh.prev = full
+			if outside || e != nil && full.ex == nil {
+				// Too narrow a window, or no slots: fresh takes full's
+				// place, with its counts, and full is let go.
+				fresh.copyFrom(full)
+			} else {
+				// A count or unknownCPU full: fresh goes in front of full,
+				// which the reader collects with it.
+				fresh.prev = full
+			}
 			if !w.cur.CompareAndSwap(full, fresh) {
 				// The reader took the full tally meanwhile: fresh, which
 				// no record has seen, is the writer's spare again.
-				fresh.prev = nil
+				fresh.reset()
 				if !w.spare.CompareAndSwap(nil, fresh) {
 					w.c.poolPut(fresh)
 				}
