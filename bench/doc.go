@@ -30,12 +30,16 @@
 //   - BenchmarkRead sets each of Counter's reads beside its instructions
 //     alone and beside a call of its stub with no Go code around it, from
 //     internal/bare, whose assembly internal/bare/baregen writes.
+//   - TestExemplarEndToEnd, a test, follows the trace of a slow request
+//     from a service traced by otelhttp and timed by counterhttp to its
+//     exemplar in an OpenMetrics scrape and in an OTLP export, both over
+//     127.0.0.1.
 //   - The command figure draws the README's figure: each way of converting
 //     a span to time.Duration, and its error across the range of spans
 //     (cd bench && go run ./figure > figure/conversion-error.svg).
 //
-// It is a module of its own, so that the peers are in no go.mod of the
-// library or of its exporters. BENCHMARKS.md, at the repository's root,
+// It is a module of its own, so that the peers, and otelhttp, are in no
+// go.mod of the library or of its exporters. BENCHMARKS.md, at the repository's root,
 // gives the figures and the machine that made them. From the repository's
 // root, this command reproduces them:
 //
