@@ -30,8 +30,11 @@ import (
 //
 // and a Recorder holds at most
 //
-//	Recorder(a, b) = 560 + 4.75·(1.5·n(a, b) + 64) bytes after an Interval,
+//	Recorder(a, b) = 800 + 1.25·(1.5·n(a, b) + 64) bytes after an Interval,
 //
+// while no bucket of its counts more than 255 of its spans between two
+// Intervals (a tally's counts are a byte each until one would pass 255,
+// and then 32 bits, 800 + 4.75·(1.5·n(a, b) + 64)),
 // and 400 bytes before it takes a tally ([Recorder] says when). A lock
 // costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
 // to a power of two from 8 to 1,024, of 368 bytes each. TestMemoryFormula

@@ -184,7 +184,7 @@ func (c *Collector) attach(w *Writer, k Kind, d int64, ex bool) {
 	if p := placeOf(k, d); p >= 0 {
 		from, to = around(uint64(p), uint64(p)+1, grain)
 	}
-	t := w.spareTally(from, to)
+	t := w.spareTally(from, to, false)
 	if ex {
 		t.keepExemplars()
 	}
@@ -201,26 +201,27 @@ func (c *Collector) attach(w *Writer, k Kind, d int64, ex bool) {
 	}
 }
 
-// spareTally returns an empty tally with the window [from, to) for w: its
-// own spare, which the reader left it, or one of the pool's, or a new one.
-func (w *Writer) spareTally(from, to uint64) *Tally {
+// spareTally returns an empty tally with the window [from, to), of wide
+// counts or not, for w: its own spare, which the reader left it, or one of
+// the pool's, or a new one.
+func (w *Writer) spareTally(from, to uint64, wide bool) *Tally {
 	t := w.spare.Swap(nil)
 	if t == nil {
-		t = w.c.poolTake(to - from)
+		t = w.c.poolTake((to - from + perWord(wide) - 1) / perWord(wide))
 	}
 	if t == nil {
-		return newTally(from, to)
+		t = &Tally{min: math.MaxInt64, max: -1}
 	}
-	t.fit(from, to)
+	t.fit(from, to, wide)
 	return t
 }
 
-// poolTake takes a tally from the pool, one whose storage holds n buckets
+// poolTake takes a tally from the pool, one whose storage holds n words
 // where there is one, and returns it; nil where the pool is empty.
 func (c *Collector) poolTake(n uint64) *Tally {
 	var any *Tally
 	for i := range c.pool {
-		if t := c.pool[i].Load(); t != nil && uint64(cap(t.counts)) >= n && c.pool[i].CompareAndSwap(t, nil) {
+		if t := c.pool[i].Load(); t != nil && uint64(cap(t.store)) >= n && c.pool[i].CompareAndSwap(t, nil) {
 			return t
 		}
 	}
@@ -263,7 +264,7 @@ func (c *Collector) bareTally(from, to uint64) *Tally {
 // with counts as w's spare where w, which had it, keeps none, and
 // otherwise in the pool, where it has room. c.interval is held.
 func (c *Collector) recycle(t *Tally, w *Writer) {
-	if cap(t.counts) == 0 {
+	if cap(t.store) == 0 {
 		if len(c.bare) < len(c.writers) {
 			t.reset()
 			c.bare = append(c.bare, t)
@@ -395,7 +396,7 @@ func (c *Collector) retire(w *Writer, ended bool) bool {
 		return false
 	}
 	bare := w.cur.Load()
-	if bare == closed || cap(bare.counts) != 0 {
+	if bare == closed || cap(bare.store) != 0 {
 		return false
 	}
 	// Before the swap, which orders these for the writer: attach reads
@@ -493,6 +494,7 @@ func (c *Collector) swap(w *Writer) *Tally {
 		return nil
 	}
 	fresh := c.bareTally(windowAfter(old))
+	fresh.wide = old.wide // the counts the writer's next tally takes
 	for {
 		fresh.setGen(old.gen() + 1)
 		if w.cur.CompareAndSwap(old, fresh) {

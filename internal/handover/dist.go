@@ -354,8 +354,8 @@ func (s *Dist) takeMarked(t *Tally) (n uint64) {
 		t.marks[w] = 0
 		for ; b != 0; b &= b - 1 {
 			j := w<<6 + bits.TrailingZeros64(b)
-			if c := t.counts[j]; c != 0 {
-				t.counts[j] = 0
+			if c := t.countAt(j); c != 0 {
+				t.zeroAt(j)
 				s.addAt(d+j, uint64(c))
 				n += uint64(c)
 			}

@@ -104,62 +104,73 @@ func TestDistWidensStepByStep(t *testing.T) {
 	s.checkUsed(t)
 }
 
-// TestDistAddTallyBits adds tallies whose walked buckets, from their
-// minimum's to their maximum's, are odd and even in number and start at
-// odd and even places, with counts at both ends, and checks the buckets
-// and their bits.
+// TestDistAddTallyBits adds tallies, narrow and wide, whose walked buckets,
+// from their minimum's to their maximum's, are odd and even in number and
+// start at odd and even places, with counts at both ends, and checks the
+// buckets and their bits.
 func TestDistAddTallyBits(t *testing.T) {
-	for _, first := range []uint64{300, 301} {
-		for _, n := range []uint64{1, 2, 17, 18} {
-			tl := newTally(first-5, first+n+7)
-			want := map[int]uint64{}
-			for _, i := range []uint64{first, first + n/2, first + n - 1} {
-				tl.counts[i-tl.off]++
-				want[int(i)]++
-			}
-			lo, _ := BucketBounds(int(first))
-			hi, w := BucketBounds(int(first + n - 1))
-			tl.min, tl.max = int64(lo), int64(hi+w-1)
-			var s Dist
-			s.addTally(tl)
-			s.checkUsed(t)
-			if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
-				t.Fatalf("%d buckets from %d: got %v; want %v", n, first, got, want)
+	for _, wide := range []bool{false, true} {
+		for _, first := range []uint64{300, 301} {
+			for _, n := range []uint64{1, 2, 17, 18} {
+				tl := &Tally{min: math.MaxInt64, max: -1}
+				tl.fit(first-5, first+n+7, wide)
+				want := map[int]uint64{}
+				for _, i := range []uint64{first, first + n/2, first + n - 1} {
+					c, _, _ := tl.countOf(int(i))
+					tl.setCount(int(i), c+1)
+					want[int(i)]++
+				}
+				lo, _ := BucketBounds(int(first))
+				hi, w := BucketBounds(int(first + n - 1))
+				tl.min, tl.max = int64(lo), int64(hi+w-1)
+				var s Dist
+				s.addTally(tl)
+				s.checkUsed(t)
+				if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
+					t.Fatalf("wide %v, %d buckets from %d: got %v; want %v", wide, n, first, got, want)
+				}
 			}
 		}
 	}
 }
 
-// TestTallyMark marks tallies whose counts not 0 lie at random in a span
-// [i, k) of their window, sparse and dense, from every place modulo 8 and
-// across words of marks, and checks that the marks name exactly those
-// counts, that addTally then takes each, and that the tally is empty after.
+// TestTallyMark marks tallies, narrow and wide, whose counts not 0 lie at
+// random in a span [i, k) of their window, sparse and dense, from every
+// place modulo 8 and across words of marks, and checks that the marks name
+// exactly those counts, that addTally then takes each, and that the tally
+// is empty after.
 func TestTallyMark(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for range 2000 {
+	for round := range 4000 {
+		wide := round%2 == 1
 		n := 1 + r.IntN(300)
 		from := uint64(64*r.IntN(4) + r.IntN(8))
-		tl := newTally(from, from+uint64(n))
-		w := len(tl.counts)
+		tl := &Tally{min: math.MaxInt64, max: -1}
+		tl.fit(from, from+uint64(n), wide)
+		w := int(tl.size())
 		i := r.IntN(w)
 		k := i + 1 + r.IntN(w-i)
 		want := map[int]uint64{}
 		dense := r.IntN(3) == 0
+		most := int64(255)
+		if wide {
+			most = 1<<32 - 1
+		}
 		for j := i; j < k; j++ {
 			if dense && r.IntN(2) == 0 || r.IntN(20) == 0 || j == i && r.IntN(2) == 0 || j == k-1 && r.IntN(2) == 0 {
-				c := uint32(1 + r.IntN(1<<r.IntN(32)))
-				tl.counts[j] = c
+				c := uint32(1 + r.Int64N(min(int64(1)<<r.IntN(32), most)))
+				tl.setCount(int(tl.off)+j, c)
 				want[int(tl.off)+j] = uint64(c)
 			}
 		}
-		cp := &Tally{counts: append([]uint32(nil), tl.counts...), off: tl.off}
+		cp := new(Tally).load(tl)
 		tl.mark(i, k)
 		if !tl.marked {
 			t.Fatal("mark left the tally unmarked")
 		}
 		for j := range w {
-			if on := tl.marks[j>>6]>>(j&63)&1 == 1; on != (tl.counts[j] != 0) {
-				t.Fatalf("window %d, marked [%d, %d): count %d is %d, and its mark %v", w, i, k, j, tl.counts[j], on)
+			if on := tl.marks[j>>6]>>(j&63)&1 == 1; on != (tl.countAt(j) != 0) {
+				t.Fatalf("wide %v, window %d, marked [%d, %d): count %d is %d, and its mark %v", wide, w, i, k, j, tl.countAt(j), on)
 			}
 		}
 		for j := w; j < len(tl.marks)*64; j++ {
@@ -178,7 +189,7 @@ func TestTallyMark(t *testing.T) {
 		if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
 			t.Fatalf("took %v; want %v", got, want)
 		}
-		if slices.ContainsFunc(tl.counts, func(c uint32) bool { return c != 0 }) || slices.ContainsFunc(tl.marks, func(m uint64) bool { return m != 0 }) {
+		if slices.ContainsFunc(tl.store, func(c uint32) bool { return c != 0 }) || slices.ContainsFunc(tl.marks, func(m uint64) bool { return m != 0 }) {
 			t.Fatal("a taken tally still holds counts or marks")
 		}
 	}

@@ -77,8 +77,10 @@ func readJournal(w *Writer, s uint64) (j journal, ok bool) {
 // before the record stored to it, the values the record leaves there: the
 // count of its kind, and for a summed kind the sum, bounds and unknownCPU.
 func (j *journal) placeIn(c *Tally, s uint64) {
-	if n := c.of(j.kind, j.d); n != nil { // a copy has the window of the tally it copies
-		*n = j.count
+	if p := placeOf(j.kind, j.d); p < 0 {
+		c.setCount(p, j.count)
+	} else if _, _, ok := c.countOf(p); ok { // a copy has the window of the tally it copies
+		c.setCount(p, j.count)
 	}
 	if !j.kind.summed() {
 		return

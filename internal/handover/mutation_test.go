@@ -72,7 +72,7 @@ var unitLabels = []struct {
 	{regexp.MustCompile(`&w\.jUnknown\b`), "jUnknown", 1},
 	{regexp.MustCompile(`&w\.jexTag\b`), "the exemplar's journal", 1},
 	{regexp.MustCompile(`&w\.jmark\b`), "jmark", 2},
-	{regexp.MustCompile(`&t\.counts\[i\]|store32\(count,`), "count", 3},
+	{regexp.MustCompile(`&t\.counts\[i\]|t\.setCount\(p, c\)`), "count", 3},
 	{regexp.MustCompile(`&t\.lo\b`), "t.lo", 3},
 	{regexp.MustCompile(`&t\.hi\b`), "t.hi", 3},
 	{regexp.MustCompile(`&t\.max\b`), "t.max", 3},
@@ -232,12 +232,12 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
 			"a tally taken holding the lock is read by its marks"},
 		{"RecordExemplar: the exemplar's journal after jmark", "writer.go",
-			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n\tstore32(&t.counts[i], c)",
-			"store64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + exJournal + "\tstep()\n\tstore32(&t.counts[i], c)",
+			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + countStore,
+			"store64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + exJournal + "\tstep()\n" + countStore,
 			"R2: the journal, the exemplar's included, before its mark"},
 		{"RecordExemplar: the exemplar's slot before jmark", "writer.go",
-			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n\tstore32(&t.counts[i], c)",
-			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tif keep {\n\t\tx.put(s, d, p, e)\n\t}\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n\tstore32(&t.counts[i], c)",
+			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + countStore,
+			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tif keep {\n\t\tx.put(s, d, p, e)\n\t}\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + countStore,
 			"R3: the mark before the tally, the exemplar's slot included"},
 		{"placeIn: the copy's slot left as seen", "journal.go",
 			"c.ex[slotOf(BucketOf(uint64(j.d)))] = slot{seq: s, d: j.d, ex: j.ex}", "_ = s",
@@ -272,6 +272,9 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 	}
 	return ms
 }
+
+// countStore is Record's and RecordExemplar's store of the count.
+const countStore = "\tif narrow {\n\t\tstore8(&t.small[i], uint8(c))\n\t} else {\n\t\tstore32(&t.counts[i], c)\n\t}"
 
 // exJournal is RecordExemplar's store of the exemplar's journal.
 const exJournal = "if keep {\n\t\tstore64(&w.jex[0], e[0])\n\t\tstore64(&w.jex[1], e[1])\n\t\tstore64(&w.jex[2], e[2])\n\t\tstore64(&w.jex[3], e[3])\n\t\tstore64(&w.jexTag, s|exKept)\n\t}\n"

@@ -4,6 +4,7 @@ package handover
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -151,7 +152,8 @@ var stepCases = []stepCase{
 	{"span whose sum carries, a new max", KindSpan, math.MaxInt64, wideCarrying, none, record(math.MaxInt64)},
 	{"span whose sum carries, a new min", KindSpan, 1 << 40, wideCarrying, none, record(1 << 40)},
 	{"negative through Record", KindNegative, -3, usual, none, record(-3)},
-	{"span into a full bucket", KindSpan, 1000, usual, fillBucketOf(1000), record(1000)},
+	{"span into a full bucket", KindSpan, 1000, usual, fillBucketOf(1000, false), record(1000)},
+	{"span into a full wide bucket", KindSpan, 1000, usual, fillBucketOf(1000, true), record(1000)},
 	{"span into a closed writer", KindSpan, 1000, usual, closeWriter, record(1000)},
 	{"unknown CPU, a new max", KindUnknown, 1 << 36, wideUsual, none, recordKind(1<<36, KindUnknown)},
 	{"unknown CPU, a new min", KindUnknown, 77, wideUsual, none, recordKind(77, KindUnknown)},
@@ -171,19 +173,34 @@ var stepCases = []stepCase{
 	{"exemplar, above the window", KindSpan, 1 << 36, usualEx, none, recordEx(1 << 36)},
 	{"exemplar, into a tally that keeps none", KindSpan, 1 << 36, wideUsual, none, recordEx(1 << 36)},
 	{"exemplar whose sum carries", KindSpan, math.MaxInt64, wideCarrying, none, recordEx(math.MaxInt64)},
-	{"exemplar into a full bucket", KindSpan, 1000, usualEx, fillBucketOf(1000), recordEx(1000)},
+	{"exemplar into a full bucket", KindSpan, 1000, usualEx, fillBucketOf(1000, false), recordEx(1000)},
+	{"exemplar into a full wide bucket", KindSpan, 1000, usualEx, fillBucketOf(1000, true), recordEx(1000)},
 	{"exemplar into a closed writer", KindSpan, 1000, usualEx, closeWriter, recordEx(1000)},
 	{"exemplar of a negative span", KindNegative, -3, usualEx, none, recordEx(-3)},
 }
 
 // fillBucketOf returns a prepare that fills the bucket of span d in the
-// writer's tally to 2³²−1, as that many spans would.
-func fillBucketOf(d int64) func(*Writer) int {
+// writer's tally to the most its count holds, as that many spans would:
+// 255 in a narrow tally, and 2³²−1 where wide says, after the tally is
+// replaced with a wide copy, as a writer replaces it once a count passes
+// 255.
+func fillBucketOf(d int64, wide bool) func(*Writer) int {
 	return func(w *Writer) int {
 		t := w.cur.Load()
-		*t.of(KindSpan, d) = math.MaxUint32
+		if wide && !t.wide {
+			from, to := t.window()
+			cp := &Tally{min: math.MaxInt64, max: -1}
+			cp.fit(from, to, true)
+			cp.copyFrom(t)
+			cp.setGen(t.gen())
+			w.cur.Store(cp)
+			t = cp
+		}
+		p := placeOf(KindSpan, d)
+		_, most, _ := t.countOf(p)
+		t.setCount(p, most)
 		t.min, t.max = min(t.min, d), max(t.max, d) // as the spans would
-		return int(BucketOf(uint64(d)))
+		return p
 	}
 }
 
@@ -312,8 +329,8 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 		// reader installed meanwhile, which may be a spare again before
 		// the record ends: every marked bucket holds a count.
 		for tl := w.cur.Load(); tl != nil; tl = tl.prev {
-			for i := range tl.counts {
-				if tl.marks[i>>6]&(1<<(i&63)) != 0 && tl.counts[i] == 0 {
+			for i := range int(tl.size()) {
+				if tl.marks[i>>6]&(1<<(i&63)) != 0 && tl.countAt(i) == 0 {
 					t.Fatalf("%s (older %v, late %v): bucket %d marked with no count", tc.name, older, late, tl.off+uint64(i))
 				}
 			}
@@ -342,7 +359,8 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 		w.cur.Load().markAt(uint64(full)) // as the spans that filled it would have
 	}
 	if full >= 0 {
-		filled := math.MaxUint32 - before.countOf(full)
+		_, most, _ := w.cur.Load().countOf(full)
+		filled := uint64(most) - before.countOf(full)
 		before.cover(uint64(full), uint64(full)+1)
 		before.addAt(full-int(before.off), filled)
 		before.count += filled
@@ -658,4 +676,36 @@ func TestIdleWriterWithARecordInFlight(t *testing.T) {
 			t.Fatalf("stopped after %d steps: the Intervals hold count %d, sum %d; want %d, %d", stop, got.count, got.lo, want.count, want.lo)
 		}
 	}
+}
+
+// copyFrom makes t, which is empty, not installed and of a window that
+// holds full's, hold what full holds: its counts and their marks, its
+// figures, its slots, and the tallies it was put in front of, as a test
+// replaces a writer's tally between two of its records.
+func (t *Tally) copyFrom(full *Tally) {
+	if full.size() > 0 { // a window of none may lie anywhere
+		d := full.off - t.off
+		switch {
+		case !t.wide:
+			copy(t.small[d:], full.small)
+		case full.wide:
+			copy(t.counts[d:], full.counts)
+		default:
+			for j, c := range full.small {
+				t.counts[d+uint64(j)] = uint32(c)
+			}
+		}
+	}
+	for w, b := range full.marks {
+		for ; b != 0; b &= b - 1 {
+			t.markAt(full.off + uint64(w<<6+bits.TrailingZeros64(b)))
+		}
+	}
+	t.lo, t.hi, t.min, t.max = full.lo, full.hi, full.min, full.max
+	t.negative, t.migrated, t.unknownCPU = full.negative, full.migrated, full.unknownCPU
+	if full.ex != nil {
+		t.keepExemplars()
+		*t.ex = *full.ex
+	}
+	t.prev = full.prev
 }

@@ -21,7 +21,12 @@ const PlainStores = true
 
 func store64(p *uint64, v uint64) { *p = v }
 func store32(p *uint32, v uint32) { *p = v }
-func storeInt(p *int64, v int64)  { *p = v }
+func store8(p *uint8, v uint8)    { *p = v }
+
+// load8 loads the count at p, which its writer may store to meanwhile: an
+// access of a byte is one on amd64.
+func load8(p *uint8) uint8       { return *p }
+func storeInt(p *int64, v int64) { *p = v }
 
 // Release stores 0 to *p, a lock word its caller holds, giving the lock
 // up: on amd64 a plain store, which no earlier load or store passes.

@@ -2,7 +2,10 @@
 
 package handover
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Elsewhere, and in a race build, a writer stores with atomic stores: Go's
 // atomics are sequentially consistent on every architecture, so each store
@@ -16,7 +19,25 @@ const PlainStores = false
 
 func store64(p *uint64, v uint64) { atomic.StoreUint64(p, v) }
 func store32(p *uint32, v uint32) { atomic.StoreUint32(p, v) }
-func storeInt(p *int64, v int64)  { atomic.StoreInt64(p, v) }
+
+// store8 stores v at p, a narrow tally's count, as Go has no atomic store
+// of a byte: an atomic store of the aligned word that holds it, whose other
+// bytes it keeps, read first (the writer alone stores to its tally, so no
+// store of theirs is lost).
+func store8(p *uint8, v uint8) {
+	wp := (*uint32)(unsafe.Pointer(uintptr(unsafe.Pointer(p)) &^ 3))
+	w := atomic.LoadUint32(wp)
+	(*[4]uint8)(unsafe.Pointer(&w))[uintptr(unsafe.Pointer(p))&3] = v
+	atomic.StoreUint32(wp, w)
+}
+
+// load8 loads the count at p, which its writer may store to meanwhile,
+// with an atomic load of the aligned word that holds it.
+func load8(p *uint8) uint8 {
+	w := atomic.LoadUint32((*uint32)(unsafe.Pointer(uintptr(unsafe.Pointer(p)) &^ 3)))
+	return (*[4]uint8)(unsafe.Pointer(&w))[uintptr(unsafe.Pointer(p))&3]
+}
+func storeInt(p *int64, v int64) { atomic.StoreInt64(p, v) }
 
 // Release stores 0 to *p, a lock word its caller holds, giving the lock
 // up, with an atomic store.

@@ -12,24 +12,32 @@ import (
 // store_*.go, and the reader reads it with atomic loads (see the package
 // doc).
 //
-// It counts the buckets of one window, from off to off+len(counts)−1,
-// which is fixed while the tally is installed: a span outside it, like a
-// bucket about to overflow, makes its writer put a fresh tally with a
-// wider window in front (see Writer.slow), and the reader sizes the
-// window of each tally it installs to the spans of the one it takes. So a
-// tally holds the part of the range its writer's spans lately covered.
+// It counts the buckets of one window, from off to off+size()−1, which is
+// fixed while the tally is installed: a span outside it, like a bucket
+// about to overflow, makes its writer put a fresh tally with a wider
+// window in front (see Writer.slow), and the reader sizes the window of
+// each tally it installs to the spans of the one it takes. So a tally
+// holds the part of the range its writer's spans lately covered. Its
+// counts are as narrow as they can be: a byte each, until one would pass
+// 255 and the writer puts a tally of 32-bit counts in front.
 type Tally struct {
-	// counts are the counts of the window's buckets, 32 bits each, which
-	// keeps a tally small; the storage past len(counts) is zero.
+	// small are the counts of a narrow tally's window, a byte each, and
+	// counts those of a wide one, 32 bits each: one of the two is empty.
+	// Both lie in store, whose words past the window are zero.
+	small  []uint8
 	counts []uint32
+	store  []uint32
+	// wide says the tally's counts are 32 bits; for a bare tally, that the
+	// tally the writer fills in its place is to be wide too.
+	wide bool
 	// marks has bit j%64 of word j/64 set for a count j that a writer
 	// holding a lock the reader can take (Collector.ListLocked) made not 0:
 	// such a writer marks each count it stores to before it gives its lock
 	// up (Tally.MarkSpan, Tally.Mark), so that a tally the reader takes
 	// holding that lock is read and emptied at a cost in proportion to its
 	// marked buckets, not to its window. Other writers mark nothing. Its
-	// length is len(counts) over 64, rounded up; its storage past that,
-	// and up to cap(counts) buckets, is zero.
+	// length is size() over 64, rounded up; its storage past that is
+	// zero.
 	marks []uint64
 	// marked says that the reader took the tally holding its writer's
 	// lock, so that marks holds a bit for each count not 0 (Tally.reset
@@ -88,26 +96,74 @@ var closed = &Tally{
 	negative: math.MaxUint32, migrated: math.MaxUint32, unknownCPU: math.MaxUint32,
 }
 
-// of returns the count that a record of kind k and span d adds one to
-// (placeOf says which), or nil where its bucket is outside the window.
-func (t *Tally) of(k Kind, d int64) *uint32 {
-	switch p := placeOf(k, d); p {
+// countOf returns the count of place p (placeOf's) in t and the most it
+// may hold, or false where p is a bucket outside the window.
+func (t *Tally) countOf(p int) (c, most uint32, ok bool) {
+	switch p {
 	case placeMigrated:
-		return &t.migrated
+		return t.migrated, math.MaxUint32, true
 	case placeNegative:
-		return &t.negative
+		return t.negative, math.MaxUint32, true
+	}
+	i := uint64(p) - t.off
+	if i < uint64(len(t.small)) {
+		return uint32(t.small[i]), math.MaxUint8, true
+	}
+	if i < uint64(len(t.counts)) {
+		return t.counts[i], math.MaxUint32, true
+	}
+	return 0, 0, false
+}
+
+// setCount stores c, at most countOf's most, as the count of place p, in
+// t's window or apart: the writer's store (store_*.go).
+func (t *Tally) setCount(p int, c uint32) {
+	switch p {
+	case placeMigrated:
+		store32(&t.migrated, c)
+	case placeNegative:
+		store32(&t.negative, c)
 	default:
-		if i := uint64(p) - t.off; i < uint64(len(t.counts)) {
-			return &t.counts[i]
+		if i := uint64(p) - t.off; i < uint64(len(t.small)) {
+			store8(&t.small[i], uint8(c))
+		} else {
+			store32(&t.counts[i], c)
 		}
-		return nil
+	}
+}
+
+// size returns how many buckets t's window has: none where t is bare.
+func (t *Tally) size() uint64 { return uint64(len(t.small) + len(t.counts)) }
+
+// words returns how many words of store t's counts take.
+func (t *Tally) words() int {
+	if t.wide {
+		return len(t.counts)
+	}
+	return (len(t.small) + 3) / 4
+}
+
+// countAt returns count j of t's window; t is the reader's.
+func (t *Tally) countAt(j int) uint32 {
+	if t.wide {
+		return t.counts[j]
+	}
+	return uint32(t.small[j])
+}
+
+// zeroAt empties count j of t's window; t is the reader's.
+func (t *Tally) zeroAt(j int) {
+	if t.wide {
+		t.counts[j] = 0
+	} else {
+		t.small[j] = 0
 	}
 }
 
 // window returns the window of buckets t counts, or stands for where it
 // is bare.
 func (t *Tally) window() (from, to uint64) {
-	return t.off, t.off + max(uint64(len(t.counts)), t.plan)
+	return t.off, t.off + max(t.size(), t.plan)
 }
 
 // reset empties t, keeping its window: none of its counts where the
@@ -119,11 +175,11 @@ func (t *Tally) reset() {
 	case t.marked:
 		for w, b := range t.marks {
 			for ; b != 0; b &= b - 1 {
-				t.counts[w<<6+bits.TrailingZeros64(b)] = 0
+				t.zeroAt(w<<6 + bits.TrailingZeros64(b))
 			}
 		}
 	default:
-		clear(t.counts)
+		clear(t.store[:t.words()])
 	}
 	clear(t.marks)
 	t.marked, t.emptied = false, false
@@ -137,53 +193,49 @@ func (t *Tally) reset() {
 	}
 }
 
-// copyFrom makes t, which is empty, not installed and of a window that
-// holds full's, hold what full holds: its counts and their marks, its
-// figures, its slots, and the tallies it was put in front of. full is the
-// writer's installed tally, which no record writes meanwhile: the writer
-// is between two records, and copies it before it puts t in its place, so
-// that a tally whose window is widened is replaced, not kept behind.
-func (t *Tally) copyFrom(full *Tally) {
-	if len(full.counts) > 0 { // a window of none may lie anywhere
-		copy(t.counts[full.off-t.off:], full.counts)
-	}
-	for w, b := range full.marks {
-		for ; b != 0; b &= b - 1 {
-			t.markAt(full.off + uint64(w<<6+bits.TrailingZeros64(b)))
-		}
-	}
-	t.lo, t.hi, t.min, t.max = full.lo, full.hi, full.min, full.max
-	t.negative, t.migrated, t.unknownCPU = full.negative, full.migrated, full.unknownCPU
-	if full.ex != nil {
-		*t.ex = *full.ex
-	}
-	t.prev = full.prev
-}
-
-// newTally returns an empty tally with the window [from, to).
+// newTally returns an empty narrow tally with the window [from, to).
 func newTally(from, to uint64) *Tally {
 	t := &Tally{min: math.MaxInt64, max: -1}
-	t.fit(from, to)
+	t.fit(from, to, false)
 	return t
 }
 
-// fit gives t, which is empty and not installed, a window that holds
-// [from, to): in its storage where that has room, as wide as the storage
-// and centred on [from, to), so that a tally that once held a wider range
-// takes a writer's spans around these without widening.
-func (t *Tally) fit(from, to uint64) {
-	t.plan = 0
-	n := to - from
-	c := uint64(cap(t.counts))
-	if c < n {
-		t.counts = make([]uint32, n)
-		t.marks = make([]uint64, (n+63)>>6)
-		t.off = from
-		return
+// perWord returns how many counts of a tally, wide or not, a word holds.
+func perWord(wide bool) uint64 {
+	if wide {
+		return 1
 	}
-	t.counts = t.counts[:c] // zero: reset cleared the window
-	t.marks = t.marks[:(c+63)>>6]
-	t.off = min(from-min(from, (c-n)/2), NumBuckets-c)
+	return 4
+}
+
+// fit gives t, which is empty and not installed, a window that holds
+// [from, to), of counts wide or not: in its storage where that has room,
+// as wide as the storage and centred on [from, to), so that a tally that
+// once held a wider range takes a writer's spans around these without
+// widening.
+func (t *Tally) fit(from, to uint64, wide bool) {
+	t.plan, t.wide = 0, wide
+	n, per := to-from, perWord(wide)
+	c := uint64(cap(t.store)) * per
+	if c < n {
+		t.store = make([]uint32, (n+per-1)/per)
+		c = uint64(len(t.store)) * per
+		t.off = min(from, NumBuckets-min(c, NumBuckets))
+	} else {
+		t.off = min(from-min(from, (c-n)/2), NumBuckets-min(c, NumBuckets))
+	}
+	c = min(c, NumBuckets)
+	t.store = t.store[:cap(t.store)] // zero: reset cleared the window
+	if wide {
+		t.counts, t.small = t.store[:c], nil
+	} else {
+		t.small, t.counts = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(t.store))), c), nil
+	}
+	if need := int(c+63) >> 6; cap(t.marks) < need {
+		t.marks = make([]uint64, need)
+	} else {
+		t.marks = t.marks[:need]
+	}
 }
 
 // mark sets the marks of t's counts not 0 among counts[i:k], which must
@@ -193,8 +245,12 @@ func (t *Tally) fit(from, to uint64) {
 // copy. It looks at eight counts a step, as most counts of a tally of
 // fewer spans than buckets are 0.
 func (t *Tally) mark(i, k int) {
-	if need := (len(t.counts) + 63) >> 6; len(t.marks) < need {
-		t.marks = make([]uint64, need, (cap(t.counts)+63)>>6)
+	if need := int(t.size()+63) >> 6; len(t.marks) < need {
+		t.marks = make([]uint64, need)
+	}
+	if !t.wide {
+		t.markSmall(i, k)
+		return
 	}
 	c, m := t.counts[:k], t.marks
 	j := i
@@ -217,6 +273,35 @@ func (t *Tally) mark(i, k int) {
 			}
 		}
 		j += n
+	}
+	for ; j < k; j++ {
+		if c[j] != 0 {
+			m[j>>6] |= 1 << (j & 63)
+		}
+	}
+	t.marked = true
+}
+
+// markSmall is mark for a narrow tally: eight counts a word.
+func (t *Tally) markSmall(i, k int) {
+	c, m := t.small[:k], t.marks
+	j := i
+	for ; j < k && j&7 != 0; j++ {
+		if c[j] != 0 {
+			m[j>>6] |= 1 << (j & 63)
+		}
+	}
+	if j+8 <= k && uintptr(unsafe.Pointer(&c[j]))%8 == 0 {
+		for ; j+8 <= k; j += 8 {
+			if *(*uint64)(unsafe.Pointer(&c[j])) == 0 {
+				continue
+			}
+			for x := j; x < j+8; x++ {
+				if c[x] != 0 {
+					m[x>>6] |= 1 << (x & 63)
+				}
+			}
+		}
 	}
 	for ; j < k; j++ {
 		if c[j] != 0 {
@@ -259,11 +344,19 @@ func nonzero2(x, y uint32) (b uint64) {
 // load copies t into dst with atomic loads, as its writer may store to it
 // meanwhile, and returns dst. dst is the reader's own.
 func (dst *Tally) load(t *Tally) *Tally {
-	if cap(dst.counts) < len(t.counts) {
-		dst.counts = make([]uint32, len(t.counts))
+	n := t.words()
+	if cap(dst.store) < n {
+		dst.store = make([]uint32, n)
 	}
-	dst.counts, dst.off = dst.counts[:len(t.counts)], t.off
-	loadCounts(dst.counts, t.counts)
+	dst.store = dst.store[:cap(dst.store)]
+	loadCounts(dst.store[:n], t.store[:n])
+	dst.wide, dst.off = t.wide, t.off
+	if t.wide {
+		dst.counts, dst.small = dst.store[:len(t.counts)], nil
+	} else {
+		dst.counts = nil
+		dst.small = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(dst.store))), len(t.small))
+	}
 	clear(dst.marks)
 	dst.marked, dst.emptied = false, false
 	dst.lo = atomic.LoadUint64(&t.lo)
@@ -318,8 +411,12 @@ func wordsOf(t *Tally) words {
 		migrated:   atomic.LoadUint32(&t.migrated),
 		unknownCPU: atomic.LoadUint32(&t.unknownCPU),
 	}
-	if t.off == 0 && len(t.counts) > 0 {
+	switch {
+	case t.off != 0 || t.size() == 0:
+	case t.wide:
 		w.zero = atomic.LoadUint32(&t.counts[0])
+	default:
+		w.zero = uint32(load8(&t.small[0]))
 	}
 	return w
 }

@@ -1,6 +1,7 @@
 package handover
 
 import (
+	"math"
 	"math/bits"
 	"sync/atomic"
 )
@@ -81,19 +82,33 @@ func (w *Writer) Record(d int64) *Tally {
 	step()
 	// A negative span's bucket is past NumBuckets, and so past the window.
 	i := BucketOf(uint64(d)) - t.off
-	if i >= uint64(len(t.counts)) {
+	var c uint32
+	narrow := i < uint64(len(t.small))
+	switch {
+	case narrow:
+		if c = uint32(t.small[i]) + 1; c > math.MaxUint8 {
+			return w.slow(d, KindSpan, nil)
+		}
+	case i < uint64(len(t.counts)):
+		if c = t.counts[i] + 1; c == 0 {
+			return w.slow(d, KindSpan, nil)
+		}
+	default:
 		return w.slow(d, KindSpan, nil)
 	}
-	c := t.counts[i] + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
-	if c == 0 || carry != 0 {
+	if carry != 0 {
 		return w.slow(d, KindSpan, nil)
 	}
 	store64(&w.jlo, lo)
 	step()
 	store64(&w.jmark, mark(c, t, s))
 	step()
-	store32(&t.counts[i], c)
+	if narrow {
+		store8(&t.small[i], uint8(c))
+	} else {
+		store32(&t.counts[i], c)
+	}
 	step()
 	store64(&t.lo, lo)
 	step()
@@ -126,12 +141,22 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	step()
 	p := BucketOf(uint64(d))
 	i := p - t.off
-	if i >= uint64(len(t.counts)) {
+	var c uint32
+	narrow := i < uint64(len(t.small))
+	switch {
+	case narrow:
+		if c = uint32(t.small[i]) + 1; c > math.MaxUint8 {
+			return w.slow(d, KindSpan, e)
+		}
+	case i < uint64(len(t.counts)):
+		if c = t.counts[i] + 1; c == 0 {
+			return w.slow(d, KindSpan, e)
+		}
+	default:
 		return w.slow(d, KindSpan, e)
 	}
-	c := t.counts[i] + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
-	if c == 0 || carry != 0 {
+	if carry != 0 {
 		return w.slow(d, KindSpan, e)
 	}
 	x := t.ex
@@ -153,7 +178,11 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	step()
 	store64(&w.jmark, mark(c, t, s))
 	step()
-	store32(&t.counts[i], c)
+	if narrow {
+		store8(&t.small[i], uint8(c))
+	} else {
+		store32(&t.counts[i], c)
+	}
 	step()
 	store64(&t.lo, lo)
 	step()
@@ -197,7 +226,7 @@ func (t *Tally) markAt(p uint64) {
 	if t == nil {
 		return
 	}
-	if i := p - t.off; i < uint64(len(t.counts)) {
+	if i := p - t.off; i < t.size() {
 		t.marks[i>>6] |= 1 << (i & 63)
 	}
 }
@@ -249,24 +278,23 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 			if outside {
 				from, to = widen(from, to, uint64(p))
 			}
-			fresh := w.spareTally(from, to)
+			// A narrow count full (or a narrow unknownCPU, which widening
+			// does not help, and then a wide tally's full count) widens
+			// the counts of the tally put in front.
+			full8 := p >= 0 && !outside && !full.wide
+			fresh := w.spareTally(from, to, full.wide || full8)
 			if e != nil || full.ex != nil {
 				fresh.keepExemplars()
 			}
 			fresh.setGen(full.gen()) // see Tally.tag
-			if outside || e != nil && full.ex == nil {
-				// Too narrow a window, or no slots: fresh takes full's
-				// place, with its counts, and full is let go.
-				fresh.copyFrom(full)
-			} else {
-				// A count or unknownCPU full: fresh goes in front of full,
-				// which the reader collects with it.
-				fresh.prev = full
-			}
+			// fresh goes in front of full, which the reader collects with
+			// it: the writer reads nothing of full, which the reader may
+			// have taken and be reusing by now.
+			fresh.prev = full
 			if !w.cur.CompareAndSwap(full, fresh) {
 				// The reader took the full tally meanwhile: fresh, which
 				// no record has seen, is the writer's spare again.
-				fresh.reset()
+				fresh.prev = nil
 				if !w.spare.CompareAndSwap(nil, fresh) {
 					w.c.poolPut(fresh)
 				}
@@ -290,15 +318,16 @@ func (w *Writer) put(d int64, k Kind, e *Exemplar) (*Tally, bool) {
 	step()
 	t := w.cur.Load()
 	step()
-	count := t.of(k, d)
-	if count == nil {
+	p := placeOf(k, d)
+	old, most, ok := t.countOf(p)
+	if !ok {
 		return t, false // outside the window
 	}
-	c := *count + 1
+	c := old + 1
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	hi := t.hi + carry
 	x := t.unknownCPU + 1
-	if c == 0 || k == KindUnknown && x == 0 || e != nil && t.ex == nil {
+	if old == most || k == KindUnknown && x == 0 || e != nil && t.ex == nil {
 		return t, false
 	}
 	keep := e != nil && t.ex.keeps(d, BucketOf(uint64(d)), e)
@@ -318,7 +347,7 @@ func (w *Writer) put(d int64, k Kind, e *Exemplar) (*Tally, bool) {
 	step()
 	store64(&w.jmark, mark(c, t, s))
 	step()
-	store32(count, c)
+	t.setCount(p, c)
 	step()
 	if k.summed() {
 		store64(&t.lo, lo)

@@ -11,23 +11,35 @@ import (
 // of this file run the writer and the reader on one goroutine.
 func newTestCollector() *Collector { return NewCollector(NoBarrier) }
 
-// TestFullBucketHandsOver fills a bucket of a writer's tally to 2³²−1:
-// the next spans go to a fresh tally, and the Interval still counts every
-// span exactly once. It also carries a tally's sum past 2⁶⁴.
+// TestFullBucketHandsOver fills a bucket of a writer's narrow tally to
+// 255, so that the next span widens the tally, and then to 2³²−1: the next
+// spans go to a fresh tally, and the Interval still counts every span
+// exactly once. It also carries a tally's sum past 2⁶⁴.
 func TestFullBucketHandsOver(t *testing.T) {
 	c := newTestCollector()
 	w := c.NewWriter()
 	w.Record(7)
-	*w.cur.Load().of(KindSpan, 7) = math.MaxUint32
+	p := placeOf(KindSpan, 7)
+	if w.cur.Load().wide {
+		t.Fatal("a writer's first tally is wide; want counts of a byte")
+	}
+	w.cur.Load().setCount(p, math.MaxUint8)
+	w.Record(7) // the narrow bucket is full: a tally of wide counts goes in front
+	if tl := w.cur.Load(); !tl.wide || tl.prev == nil {
+		t.Fatalf("after a narrow count passed 255: wide %v, a tally behind %v; want a wide one in front of the narrow", tl.wide, tl.prev != nil)
+	}
+	w.cur.Load().setCount(p, math.MaxUint32)
 	w.Record(7) // the bucket is full: a fresh tally goes in front, then counts
 	w.Record(7)
 	var s Dist
 	c.Interval(&s)
-	if want := uint64(math.MaxUint32) + 2; s.Count() != want {
-		t.Fatalf("count %d; want %d", s.Count(), want)
+	// 255 in the narrow tally, 2³²−1 in the wide one, 2 in the last.
+	const want = math.MaxUint8 + math.MaxUint32 + 2
+	if s.Count() != want {
+		t.Fatalf("count %d; want %d", s.Count(), uint64(want))
 	}
-	if got := s.countOf(int(BucketOf(7))); got != uint64(math.MaxUint32)+2 {
-		t.Fatalf("bucket of 7 holds %d; want 2³²+1", got)
+	if got := s.countOf(int(BucketOf(7))); got != want {
+		t.Fatalf("bucket of 7 holds %d; want %d", got, uint64(want))
 	}
 
 	// A tally's sum carries past 2⁶⁴ into 128 bits, as the Dist's does.
@@ -52,24 +64,26 @@ func TestFullBucketHandsOver(t *testing.T) {
 func TestHugeSpansKeepOneTally(t *testing.T) {
 	c := newTestCollector()
 	w := c.NewWriter()
-	w.Record(math.MaxInt64)
+	for range 256 { // past a count of a byte: the tally is wide now
+		w.Record(math.MaxInt64)
+	}
 	tally := w.cur.Load()
-	const n = 100_000 - 1
+	const n = 100_000 - 256
 	for range n {
 		w.Record(math.MaxInt64)
 	}
-	if w.cur.Load() != tally || tally.prev != nil {
+	if w.cur.Load() != tally {
 		t.Fatal("the writer put a fresh tally in front for a sum past 2⁶⁴; want none")
 	}
 	w.Close()
 	var s Dist
 	c.Interval(&s)
-	want := new(big.Int).Mul(big.NewInt(n+1), big.NewInt(math.MaxInt64))
+	want := new(big.Int).Mul(big.NewInt(n+256), big.NewInt(math.MaxInt64))
 	hi, lo := s.Sum()
 	got := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
 	got.Add(got, new(big.Int).SetUint64(lo))
-	if got.Cmp(want) != 0 || s.Count() != n+1 {
-		t.Fatalf("sum %s, count %d; want %s, %d", got, s.Count(), want, n+1)
+	if got.Cmp(want) != 0 || s.Count() != n+256 {
+		t.Fatalf("sum %s, count %d; want %s, %d", got, s.Count(), want, n+256)
 	}
 }
 
@@ -259,17 +273,19 @@ func TestIdleWriterLetsGo(t *testing.T) {
 // order: a narrow tally first does not cost the wide window an allocation.
 func TestSpareOfTheWindow(t *testing.T) {
 	c := NewCollector(NoBarrier)
-	narrow, wide := newTally(100, 116), newTally(0, 2048)
+	narrow, wide := new(Tally), new(Tally)
+	narrow.fit(100, 116, true)
+	wide.fit(0, 2048, true)
 	c.poolPut(narrow)
 	c.poolPut(wide)
 	w := c.NewWriter()
-	if got := w.spareTally(10, 2000); got != wide {
+	if got := w.spareTally(10, 2000, true); got != wide {
 		t.Fatalf("a window of 1,990 buckets took the tally of %d; want the one of 2,048", cap(got.counts))
 	}
-	if got := w.spareTally(100, 116); got != narrow {
+	if got := w.spareTally(100, 116, true); got != narrow {
 		t.Fatal("the narrow window did not take the narrow tally")
 	}
-	if got := w.spareTally(100, 116); got == narrow || got == wide {
+	if got := w.spareTally(100, 116, true); got == narrow || got == wide {
 		t.Fatal("the pool gave a tally twice")
 	}
 }
