@@ -186,7 +186,17 @@ func BenchmarkIntervalOfBusyWriters(b *testing.B) {
 		everyTenthSecond(b, func() { h.Interval(&s) })
 		stop()
 	})
-	b.Run("family=200x8", func(b *testing.B) {
+	b.Run("family=200x8", func(b *testing.B) { familyOfBusyWriters(b, 0) })
+	b.Run("family=200x8paced", func(b *testing.B) { familyOfBusyWriters(b, 20) })
+}
+
+// familyOfBusyWriters is BenchmarkIntervalOfBusyWriters's family: 8
+// goroutines, each with a Recorder of each of 200 series, recording into
+// them in turn, flat out, or, where burst is not 0, burst spans then a
+// sleep of a millisecond (about 16,000 spans a goroutine a second: a few
+// spans a Recorder an Interval).
+func familyOfBusyWriters(b *testing.B, burst int) {
+	{
 		f, err := counter.NewFamily([]string{"route"}, 0)
 		if err != nil {
 			b.Fatal(err)
@@ -208,10 +218,13 @@ func BenchmarkIntervalOfBusyWriters(b *testing.B) {
 					return
 				}
 				rs[i%200].Record(decades[i&1023])
+				if burst > 0 && i%burst == 0 {
+					time.Sleep(time.Millisecond)
+				}
 			}
 		})
 		visit := func([]string, *counter.Snapshot) {}
 		everyTenthSecond(b, func() { f.Interval(visit) })
 		stop()
-	})
+	}
 }

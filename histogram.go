@@ -37,7 +37,7 @@ import (
 // and then 32 bits, 800 + 4.75·(1.5·n(a, b) + 64)),
 // and 400 bytes before it takes a tally ([Recorder] says when). A lock
 // costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
-// to a power of two from 8 to 1,024, of 368 bytes each. TestMemoryFormula
+// to a power of two from 8 to 1,024, of 384 bytes each. TestMemoryFormula
 // checks this; DESIGN.md says how. A writer that records exemplars holds
 // 480 bytes more for each tally it holds, and a Snapshot given any, 480
 // more.

@@ -54,7 +54,7 @@ const defaultFamilyLimit = 2000
 // to that cap, NewHistogram's have four times as many: a family spreads its
 // goroutines over its series, and a hot path that one series takes alone
 // may record into a [Recorder] per goroutine). A series' memory is S
-// locks of about 370 bytes each, plus what [Histogram]'s doc says each
+// locks of about 380 bytes each, plus what [Histogram]'s doc says each
 // Histogram holds for what was recorded: a tally for each lock a goroutine
 // has used and each Recorder, of a size that follows the range of its
 // spans, and as many spares at most. The Family adds a copy of each set of values, a table of at most

@@ -537,6 +537,16 @@ func (c *Collector) look(w *Writer, dst *Dist) {
 		f.finish(w, dst)
 		return
 	}
+	if w.ended(f.seq) {
+		// The record has ended, and no other begun: where it wrote none
+		// of the held tallies, it wrote the one installed, which the
+		// next scan must take although no record has begun since.
+		if j, ok := readJournal(w, f.seq); ok && j.marked && !f.holds(j.gen) {
+			f.seen = unseen
+		}
+		f.finish(w, dst)
+		return
+	}
 	if f.in {
 		f.idled(w)
 		return
@@ -563,12 +573,22 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, w, dst)
-	if atomic.LoadUint64(&w.seq) != s || tk.ended && s == tk.seq {
+	ended := tk.ended && s == tk.seq
+	if !ended && w.ended(s) {
+		ended = true
+		// The record may have loaded the tally installed since, after
+		// the barrier, and written that one: the next scan takes it.
+		if j, ok := readJournal(w, s); ok && j.marked && j.gen != old.gen() {
+			f.seen = unseen
+		}
+	}
+	if atomic.LoadUint64(&w.seq) != s || ended {
 		// A later record has begun, after the barrier, as in the first
-		// case below; or no record has begun since the one that Close
-		// followed, which has ended (a record beginning now loads the
-		// tally installed). Either way old is complete, and needs no
-		// copy. A writer that records flat out is mostly found so.
+		// case below; or the record s has ended, as its last store says,
+		// or Close, which followed it, does (a record beginning now loads
+		// the tally installed). Either way old is complete, and needs no
+		// copy. A writer that records flat out is mostly found the first
+		// way, and one that records now and then the second.
 		dst.addTally(old)
 		c.recycle(old, w)
 		return
@@ -680,6 +700,12 @@ func (c *Collector) settle() {
 // Close is recorded as before (its seq moves past that word), or, where an
 // Interval took it off the list, attaches itself again (see attach).
 func (w *Writer) Close() { w.closedAt.Store(atomic.LoadUint64(&w.seq) + 1) }
+
+// ended reports whether the record that began with seq = s has ended, as
+// its last store, done, says: then every store of it is visible. A writer
+// with a lock marks its record's bucket after that store, as one more
+// store of the record (see ListLocked), so its done says nothing.
+func (w *Writer) ended(s uint64) bool { return w.lock == nil && atomic.LoadUint64(&w.done) == s }
 
 // closedAfter reports whether Close followed the record that began with
 // seq = s, and so whether that record has ended: where Close was called

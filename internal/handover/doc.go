@@ -23,6 +23,7 @@
 //	8  t.lo                t.lo, t.hi            where k is summed
 //	9  t.max, t.min        t.max, t.min          where k is summed and d is past them
 //	10                     t.unknownCPU          where k is KindUnknown
+//	12 done = s            done = s              the record has ended
 //
 // RecordExemplar is Record for a span with an exemplar, and put takes one
 // too, for a span in the distribution. Where the tally keeps the exemplar
@@ -39,7 +40,7 @@
 // of t (of a wider window where the bucket was outside) and begins another
 // record through put.
 //
-// The proof below needs exactly three orders of the writer's, and the
+// The proof below needs exactly four orders of the writer's, and the
 // barrier:
 //
 //   - R1, seq first: row 1 before every other row, the load of row 4
@@ -51,6 +52,14 @@
 //   - R3, the mark before the tally: row 6 before rows 7 to 10. A copy of
 //     the tally that saw any of the record's stores to it then sees its
 //     mark too, since the reader loads jmark after it copies.
+//   - R4, done last: row 12 after every other. A reader that finds done
+//     equal to the record's seq, with seq unmoved, knows the record has
+//     ended and every store of it is visible, as if a later record had
+//     begun; it takes the tally whole, without a copy (reading the
+//     journal to learn which tally the record wrote), and where it finds
+//     done older, it does what it would without done, which is never
+//     wrong: done only spares it work. A writer with a lock marks its
+//     record after done, so its done is not trusted (Writer.ended).
 //   - The barrier (Barrier.pass) between the reader's swap of every tally
 //     it takes and its first read of a journal.
 //

@@ -21,19 +21,21 @@ type Writer struct {
 	jUnknown uint64
 	jmark    uint64
 	cur      atomic.Pointer[Tally]
-	// The journal of a record that keeps its exemplar (RecordExemplar):
-	// the exemplar, and jexTag, the record's seq with exKept. The writer
-	// alone stores to them, so they may share a line with the words above.
+	// done is the seq of the last record that has ended, stored after
+	// every other store of the record; then the journal of a record that
+	// keeps its exemplar (RecordExemplar): the exemplar, and jexTag, the
+	// record's seq with exKept. The writer alone stores to them, so they
+	// may share a line with the words above.
+	done   uint64
 	jex    Exemplar
 	jexTag uint64
 	// The words the writer shares with the reader, each changed in one
 	// atomic step, and each at most once a Close, an attach or an Interval,
 	// so that they may share the line too; with them, the words above keep
 	// what follows 64 bytes away. closedAt is 1 more than the seq Close
-	// left (0 for none); nextIn links c.incoming; spare is an empty tally
-	// the reader left the writer, for its next slow path (spareTally).
+	// left (0 for none); spare is an empty tally the reader left the
+	// writer, for its next slow path (spareTally).
 	closedAt atomic.Uint64
-	nextIn   *Writer
 	spare    atomic.Pointer[Tally]
 
 	// The slow path's: c, and early, the records the writer gave to c's
@@ -48,8 +50,10 @@ type Writer struct {
 	lock  *uint32
 	early uint32
 	born  uint32
-	// attached says the writer is listed, or pushed to be (attach).
+	// attached says the writer is listed, or pushed to be (attach);
+	// nextIn links c.incoming.
 	attached atomic.Bool
+	nextIn   *Writer
 	pinned   bool
 	// lastGen is the generation of the tally the reader last took off
 	// the writer as it retired it, which the tally the writer attaches
@@ -119,6 +123,8 @@ func (w *Writer) Record(d int64) *Tally {
 	if d < t.min {
 		storeInt(&t.min, d)
 	}
+	step()
+	store64(&w.done, s)
 	step()
 	return t
 }
@@ -197,6 +203,8 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	if keep {
 		x.put(s, d, p, e)
 	}
+	step()
+	store64(&w.done, s)
 	step()
 	return t
 }
@@ -371,5 +379,7 @@ func (w *Writer) put(d int64, k Kind, e *Exemplar) (*Tally, bool) {
 		}
 		step()
 	}
+	store64(&w.done, s)
+	step()
 	return t, true
 }

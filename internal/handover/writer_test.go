@@ -227,11 +227,12 @@ func TestOneMapOfKinds(t *testing.T) {
 	}
 }
 
-// TestIdleWriterLetsGo: a writer whose last record an Interval took in
-// flight (so that its tally waits aside, as the record may still write it)
-// and which then records nothing holds that tally for one more Interval
-// only: the second lets it go, and the writer then holds no counts. Its
-// next record takes a tally again, and every record is in one Interval.
+// TestIdleWriterLetsGo: a writer whose last record has ended, as its done
+// says, has its tally taken whole by the next Interval, which holds
+// nothing aside and leaves the writer the emptied tally as its spare; the
+// writer, idle, gives the spare back at the Interval after, and the one
+// after takes it off the list. Its next record takes a tally again, and
+// every record is in one Interval.
 func TestIdleWriterLetsGo(t *testing.T) {
 	c := newTestCollector()
 	w := c.NewWriter()
@@ -241,19 +242,19 @@ func TestIdleWriterLetsGo(t *testing.T) {
 	}
 	c.Interval(&s)
 	total.Merge(&s)
-	if !w.flight.holding() || len(w.cur.Load().counts) != 0 {
-		t.Fatalf("after the first Interval: holding %v, %d counts installed; want true, 0 (a bare tally)",
-			w.flight.holding(), len(w.cur.Load().counts))
+	if w.flight.holding() || w.cur.Load().size() != 0 || w.spare.Load() == nil {
+		t.Fatalf("after the first Interval: holding %v, %d counts installed, a spare %v; want false, 0 (a bare tally), true",
+			w.flight.holding(), w.cur.Load().size(), w.spare.Load() != nil)
 	}
 	c.Interval(&s)
 	total.Merge(&s)
-	if !w.flight.holding() {
-		t.Fatal("the second Interval let the tally go; want it held one Interval more")
+	if w.spare.Load() != nil || c.Listed() != 1 {
+		t.Fatalf("after the second Interval: a spare %v, %d listed; want false, 1", w.spare.Load() != nil, c.Listed())
 	}
 	c.Interval(&s)
 	total.Merge(&s)
-	if w.flight.holding() {
-		t.Fatal("after the third Interval: the tally still held")
+	if c.Listed() != 0 || w.cur.Load() != closed {
+		t.Fatalf("after the third Interval: %d listed, closed %v; want 0, true", c.Listed(), w.cur.Load() == closed)
 	}
 	w.Record(5)
 	c.Interval(&s)
