@@ -6,19 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/bits"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -27,10 +29,15 @@ import (
 )
 
 // stoppedChildEnv marks the re-executed test binary as TestStoppedThreads's
-// child; stoppedPauseEnv sets its reporter's pause between Intervals.
+// child; stoppedPauseEnv sets its reporter's pause between Intervals, and
+// stoppedOwnEnv which of its timings ("Interval", "Close", "Attach",
+// separated by commas) it takes of their own time: reading a thread's
+// run delay takes two system calls, which would dilute an operation's
+// share of its thread's time, where stops land, for no figure needed.
 const (
 	stoppedChildEnv = "COUNTER_STOPPED_CHILD"
 	stoppedPauseEnv = "COUNTER_STOPPED_PAUSE"
+	stoppedOwnEnv   = "COUNTER_STOPPED_OWN"
 )
 
 // The child's goroutines, each on a thread of its own, by the role the
@@ -40,6 +47,22 @@ const (
 	stoppedWriters  = 4
 	stoppedChurners = 2
 )
+
+// stoppedWords is how many words the child counts its progress in, which
+// its parent reads: the reporter's Intervals, then each churner's
+// Recorders.
+const stoppedWords = 1 + stoppedChurners
+
+// sharedWords maps stoppedWords words of the file fd, to count in from
+// one process and read from another, and returns them and a function that
+// unmaps them.
+func sharedWords(fd int) ([]atomic.Uint64, func(), error) {
+	b, err := unix.Mmap(fd, 0, 8*stoppedWords, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return unsafe.Slice((*atomic.Uint64)(unsafe.Pointer(&b[0])), stoppedWords), func() { unix.Munmap(b) }, nil
+}
 
 // A stoppedResult is what the child measured, printed as one line of JSON
 // after "result ".
@@ -61,40 +84,71 @@ type stoppedResult struct {
 	Recorded, Collected uint64
 }
 
-// A timingSummary is a count of timings and the 99th percentile and
-// maximum of their own time and of their wall time.
+// A timingSummary is a count of timings, how many of them took over the
+// issue's goal, 20 ms, of their own time, and the 99th percentile and
+// maximum of their own time and of their wall time. Where Own is false,
+// the child read only wall times, and the own ones are the same.
 type timingSummary struct {
-	N                          int
+	N, Over                    int
 	P99, Max, WallP99, WallMax time.Duration
+	Own                        bool
 }
 
+// stoppedGoal is the goal for what a stopped thread may hold up.
+const stoppedGoal = 20 * time.Millisecond
+
 func (s timingSummary) String() string {
-	return fmt.Sprintf("%d, p99 %v (wall %v), max %v (wall %v)", s.N, s.P99, s.WallP99, s.Max, s.WallMax)
+	if !s.Own {
+		return fmt.Sprintf("%d (%d over %v), wall p99 %v, max %v", s.N, s.Over, stoppedGoal, s.WallP99, s.WallMax)
+	}
+	return fmt.Sprintf("%d (%d over %v), p99 %v (wall %v), max %v (wall %v)", s.N, s.Over, stoppedGoal, s.P99, s.WallP99, s.Max, s.WallMax)
 }
 
 // timings counts the timings of an operation: the wall time each took,
-// and its own time, the wall time less the time its thread waited for a
-// CPU meanwhile, which on a loaded machine is the scheduler's, not the
-// operation's.
-type timings struct{ own, wall latencies }
+// and where byOwn says, its own time, the wall time less the time its
+// thread waited for a CPU meanwhile, which on a loaded machine is the
+// scheduler's, not the operation's.
+type timings struct {
+	byOwn     bool
+	own, wall latencies
+	over      int
+}
 
-func (t *timings) add(wall, own time.Duration) {
+// time runs op on the thread of c, and counts its timing.
+func (t *timings) time(c *threadClock, op func()) {
+	r0 := time.Duration(-1)
+	if t.byOwn {
+		r0 = c.runDelay()
+	}
+	t0 := time.Now()
+	op()
+	wall := time.Since(t0)
+	own := wall
+	if r0 >= 0 {
+		own -= c.runDelay() - r0
+	}
 	t.wall.add(wall)
 	t.own.add(own)
+	if own > stoppedGoal {
+		t.over++
+	}
 }
 
 func (t *timings) merge(o *timings) {
 	t.wall.merge(&o.wall)
 	t.own.merge(&o.own)
+	t.over += o.over
 }
 
 func (t *timings) summary() timingSummary {
 	return timingSummary{
 		N:       t.own.n,
+		Over:    t.over,
 		P99:     t.own.quantile99(),
 		Max:     t.own.max,
 		WallP99: t.wall.quantile99(),
 		WallMax: t.wall.max,
+		Own:     t.byOwn,
 	}
 }
 
@@ -145,18 +199,21 @@ func (l *latencies) quantile99() time.Duration {
 	return 0
 }
 
-// A threadClock times an operation of the thread it was made on, which
-// the calling goroutine must stay locked to: its wall time, and its own
-// time, less what the thread spent waiting for a CPU meanwhile (the
-// run_delay of /proc/thread-self/schedstat). Where that file cannot be
-// read, the own time is the wall time.
+// A threadClock reads the time a thread has waited for a CPU: the
+// run_delay of its schedstat file in /proc.
 type threadClock struct {
 	fd  int // -1 where schedstat cannot be read
 	buf [96]byte
 }
 
-func newThreadClock() *threadClock {
-	fd, err := unix.Open("/proc/thread-self/schedstat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+// newThreadClock returns a threadClock of the calling thread, which the
+// calling goroutine must stay locked to.
+func newThreadClock() *threadClock { return openThreadClock("/proc/thread-self/schedstat") }
+
+// openThreadClock returns a threadClock of the thread whose schedstat file
+// is path.
+func openThreadClock(path string) *threadClock {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		fd = -1
 	}
@@ -178,27 +235,21 @@ func (c *threadClock) runDelay() time.Duration {
 	if err != nil {
 		return -1
 	}
-	f := strings.Fields(string(c.buf[:n])) // exec_runtime run_delay timeslices, in ns
-	if len(f) < 2 {
+	// "exec_runtime run_delay timeslices\n", in ns: the second field,
+	// parsed without allocating.
+	b := c.buf[:n]
+	i := 0
+	for i < len(b) && b[i] != ' ' {
+		i++
+	}
+	d, digits := time.Duration(0), 0
+	for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		d, digits = d*10+time.Duration(b[i]-'0'), digits+1
+	}
+	if digits == 0 {
 		return -1
 	}
-	d, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return -1
-	}
-	return time.Duration(d)
-}
-
-// time runs op and returns its wall time and its own time.
-func (c *threadClock) time(op func()) (wall, own time.Duration) {
-	r0 := c.runDelay()
-	t0 := time.Now()
-	op()
-	wall = time.Since(t0)
-	if r0 < 0 {
-		return wall, wall
-	}
-	return wall, wall - (c.runDelay() - r0)
+	return d
 }
 
 func (c *threadClock) close() {
@@ -210,9 +261,11 @@ func (c *threadClock) close() {
 // TestStoppedHelper is TestStoppedThreads's child: run by itself it does
 // nothing. In the child (GOMAXPROCS=8 and GOGC=off, as its parent sets
 // them) it runs one Histogram's writers and reporter, each goroutine
-// locked to a thread whose id it prints ("tid ROLE TID"); prints "ready";
-// runs until its standard input ends; then closes every Recorder, takes a
-// last Interval and prints "result JSON", a stoppedResult.
+// locked to a thread whose id it prints with the word it counts its
+// progress in, -1 for none ("tid ROLE TID WORD"; the words are those of
+// the file its parent passes as fd 3); prints "ready"; runs until its
+// standard input ends; then closes every Recorder, takes a last Interval
+// and prints "result JSON", a stoppedResult.
 func TestStoppedHelper(t *testing.T) {
 	if os.Getenv(stoppedChildEnv) != "1" {
 		t.Skip("the child of TestStoppedThreads")
@@ -221,28 +274,37 @@ func TestStoppedHelper(t *testing.T) {
 	if err != nil {
 		pause = time.Millisecond
 	}
-	h := counter.NewHistogram()
 	var res stoppedResult
 	probe := newThreadClock()
 	res.RunDelay = probe.fd >= 0
 	probe.close()
+	own := strings.Split(os.Getenv(stoppedOwnEnv), ",")
+	intervals := timings{byOwn: res.RunDelay && slices.Contains(own, "Interval")}
+	closes := timings{byOwn: res.RunDelay && slices.Contains(own, "Close")}
+	attaches := timings{byOwn: res.RunDelay && slices.Contains(own, "Attach")}
+	words, unmap, err := sharedWords(3)
+	if err != nil {
+		words, unmap = make([]atomic.Uint64, stoppedWords), func() {}
+	}
+	defer unmap()
+	h := counter.NewHistogram()
 	tids := make(chan string)
 	var stopWriters, stopReporter atomic.Bool
 	var writers, reporter sync.WaitGroup
 	var mu sync.Mutex // guards res while the writers add to it
-	var closes, attaches timings
 	for i := range stoppedWriters + stoppedChurners {
 		writers.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			w := stoppedWriter{clock: newThreadClock()}
+			w := stoppedWriter{clock: newThreadClock(), closes: timings{byOwn: closes.byOwn}, attaches: timings{byOwn: attaches.byOwn}}
 			defer w.clock.close()
 			if i < stoppedWriters {
-				tids <- fmt.Sprintf("tid writer %d", syscall.Gettid())
+				tids <- fmt.Sprintf("tid writer %d -1", syscall.Gettid())
 				w.flatOut(h, &stopWriters)
 			} else {
-				tids <- fmt.Sprintf("tid churner %d", syscall.Gettid())
-				w.churn(h, &stopWriters)
+				word := 1 + i - stoppedWriters
+				tids <- fmt.Sprintf("tid churner %d %d", syscall.Gettid(), word)
+				w.churn(h, &stopWriters, &words[word])
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -252,12 +314,11 @@ func TestStoppedHelper(t *testing.T) {
 			attaches.merge(&w.attaches)
 		})
 	}
-	var intervals timings
 	reporter.Go(func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		tids <- fmt.Sprintf("tid reporter %d", syscall.Gettid())
-		res.Collected, res.ReporterStall = report(h, &intervals, pause, &stopReporter)
+		tids <- fmt.Sprintf("tid reporter %d 0", syscall.Gettid())
+		res.Collected, res.ReporterStall = report(h, &intervals, pause, &stopReporter, &words[0])
 	})
 	for range stoppedWriters + stoppedChurners + 1 {
 		fmt.Println(<-tids)
@@ -285,16 +346,17 @@ func TestStoppedHelper(t *testing.T) {
 }
 
 // report takes h's Intervals, pause apart, until stop, timing each into
-// ts, and returns how many spans they held and the longest it went from
-// the end of one to the end of the next, less pause. The calling goroutine
-// is locked to its thread.
-func report(h *counter.Histogram, ts *timings, pause time.Duration, stop *atomic.Bool) (spans uint64, stall time.Duration) {
+// ts and counting each in done, and returns how many spans they held and
+// the longest it went from the end of one to the end of the next, less
+// pause. The calling goroutine is locked to its thread.
+func report(h *counter.Histogram, ts *timings, pause time.Duration, stop *atomic.Bool, done *atomic.Uint64) (spans uint64, stall time.Duration) {
 	clock := newThreadClock()
 	defer clock.close()
 	var s counter.Snapshot
 	last := time.Now()
 	for !stop.Load() {
-		ts.add(clock.time(func() { h.Interval(&s) }))
+		ts.time(clock, func() { h.Interval(&s) })
+		done.Add(1)
 		now := time.Now()
 		stall = max(stall, now.Sub(last)-pause)
 		last = now
@@ -346,10 +408,10 @@ func (w *stoppedWriter) flatOut(h *counter.Histogram, stop *atomic.Bool) {
 }
 
 // churn makes a Recorder, records 100 to 200 spans into it and closes it,
-// until stop, timing each Close and each 65th span: a Recorder's first 64
-// spans go to one of the Histogram's locks, and the 65th attaches a tally
-// of its own (see Recorder).
-func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool) {
+// counting it in done, until stop, timing each Close and each 65th span:
+// a Recorder's first 64 spans go to one of the Histogram's locks, and the
+// 65th attaches a tally of its own (see Recorder).
+func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool, done *atomic.Uint64) {
 	rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
 	for !stop.Load() {
 		w.look()
@@ -358,13 +420,14 @@ func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool) {
 		for i := range n {
 			d := counter.Tickdelta(1000 + rng.IntN(50000))
 			if i == 64 {
-				w.attaches.add(w.clock.time(func() { r.Record(d) }))
+				w.attaches.time(w.clock, func() { r.Record(d) })
 			} else {
 				r.Record(d)
 			}
 		}
 		w.recorded += uint64(n)
-		w.closes.add(w.clock.time(r.Close))
+		w.closes.time(w.clock, r.Close)
+		done.Add(1)
 	}
 }
 
@@ -374,27 +437,31 @@ func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool) {
 type stopPhase struct {
 	name    string
 	targets []string // the roles of the threads stopped; none for the control
+	watched []string // the roles of the threads a stop must not hold up
 	stopped string   // what is stopped, as an error message says it
 	pause   time.Duration
-	bounded []string // of "an Interval", "a Close", "an attach"
+	bounded []string // of the child's timings, by name (see stoppedOps)
 }
+
+// stoppedOps are the names of the child's timings, each with what it
+// times, as an error message says it.
+var stoppedOps = map[string]string{"Interval": "an Interval", "Close": "a Close", "Attach": "an attach"}
 
 // stopPhases are TestStoppedThreads's runs. Where its writers are
 // stopped, the reporter takes an Interval every millisecond or so; where
-// it is stopped itself, back to back, so that most stops catch it in an
-// Interval.
+// it is stopped itself, back to back, so that most stops catch it in one.
 var stopPhases = []stopPhase{
 	{name: "undisturbed", pause: time.Millisecond},
-	{name: "writers-stopped", targets: []string{"writer", "churner"}, stopped: "writers", pause: time.Millisecond, bounded: []string{"an Interval"}},
-	{name: "reporter-stopped", targets: []string{"reporter"}, stopped: "the reporter", bounded: []string{"a Close", "an attach"}},
+	{name: "writers-stopped", targets: []string{"writer", "churner"}, watched: []string{"reporter"}, stopped: "writers", pause: time.Millisecond, bounded: []string{"Interval"}},
+	{name: "reporter-stopped", targets: []string{"reporter"}, watched: []string{"churner"}, stopped: "the reporter", bounded: []string{"Close", "Attach"}},
 }
 
-// timing returns the timings of r of what name names.
+// timing returns the timings of r named name.
 func (r *stoppedResult) timing(name string) timingSummary {
 	switch name {
-	case "an Interval":
+	case "Interval":
 		return r.Interval
-	case "a Close":
+	case "Close":
 		return r.Close
 	default:
 		return r.Attach
@@ -402,13 +469,21 @@ func (r *stoppedResult) timing(name string) timingSummary {
 }
 
 // TestStoppedThreads stops a child's threads at arbitrary instructions, for
-// 1 to 300 ms at a time, with ptrace(2), while a Histogram's writers record
-// and churn Recorders and its reporter takes Intervals (TestStoppedHelper):
-// nothing of the Histogram waits for a stopped thread. With its writers'
-// threads stopped in turn, each of the reporter's Intervals takes at most
-// the bound; with the reporter's thread stopped, each of the writers'
-// Closes and attaches does. In each run, and in one with no thread
-// stopped, every span recorded is in exactly one Interval.
+// up to 300 ms at a time, with ptrace(2), while a Histogram's writers
+// record and churn Recorders and its reporter takes Intervals
+// (TestStoppedHelper): nothing of the Histogram waits for a stopped
+// thread. With its writers' threads stopped in turn, each of the
+// reporter's Intervals takes at most the bound; with the reporter's thread
+// stopped, each of the writers' Closes and attaches does. In each run, and
+// in one with no thread stopped, every span recorded is in exactly one
+// Interval.
+//
+// A stop that lands where the thread holds nothing another needs is ended
+// after 5 ms, but one in eight lasts a length drawn from 1 to 300 ms; a
+// stop that holds up the thread whose operations are bounded (the
+// reporter, or the churning writers) lasts 300 ms (see stopThreads). So a
+// run of a few seconds stops threads at many places, and where one of
+// them makes another thread wait, the wait is as long as it may be.
 //
 // What it bounds is an operation's own time: its wall time less the time
 // its thread waited for a CPU meanwhile, which on a loaded machine is the
@@ -454,13 +529,14 @@ func TestStoppedThreads(t *testing.T) {
 				t.Errorf("the Intervals held %d spans; want the %d recorded", res.Collected, res.Recorded)
 			}
 			if p.targets != nil {
-				t.Logf("%d stops, %v in all, the longest %v; %d signals passed on", st.stops, st.total, st.longest, st.signals)
+				t.Logf("%d stops, %v in all, the longest %v; %d held past the probe, %d of them for holding up %s; %d signals passed on",
+					st.stops, st.total, st.longest, st.long, st.stalls, strings.Join(p.watched, " or "), st.signals)
 				checkStops(t, p, res, st)
 			}
 			for _, name := range p.bounded {
 				if got := res.timing(name); got.Max > bound {
 					t.Errorf("with %s stopped, %s took %v of its own (%v wall); want at most %v",
-						p.stopped, name, got.Max, got.WallMax, bound)
+						p.stopped, stoppedOps[name], got.Max, got.WallMax, bound)
 				}
 			}
 		})
@@ -517,8 +593,28 @@ func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
 func runStopped(t *testing.T, p stopPhase, length, longest time.Duration) (stoppedResult, stopStats) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestStoppedHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), stoppedChildEnv+"=1", stoppedPauseEnv+"="+p.pause.String(), "GOMAXPROCS=8", "GOGC=off")
+	own := p.bounded
+	if p.targets == nil {
+		own = slices.Sorted(maps.Keys(stoppedOps)) // the control's, for the record
+	}
+	cmd.Env = append(os.Environ(), stoppedChildEnv+"=1", "GOMAXPROCS=8", "GOGC=off",
+		stoppedPauseEnv+"="+p.pause.String(), stoppedOwnEnv+"="+strings.Join(own, ","))
 	cmd.Stderr = os.Stderr
+	fd, err := unix.MemfdCreate("counter-stopped", unix.MFD_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := os.NewFile(uintptr(fd), "progress")
+	defer progress.Close()
+	if err := unix.Ftruncate(fd, 8*stoppedWords); err != nil {
+		t.Fatal(err)
+	}
+	words, unmap, err := sharedWords(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmap()
+	cmd.ExtraFiles = []*os.File{progress} // the child's fd 3
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -531,11 +627,18 @@ func runStopped(t *testing.T, p stopPhase, length, longest time.Duration) (stopp
 		t.Fatal(err)
 	}
 	lines := make(chan string)
-	defer func() {
+	var waited bool
+	wait := func() error {
 		stdin.Close()
 		for range lines {
 		}
-		cmd.Wait()
+		waited = true
+		return cmd.Wait()
+	}
+	defer func() {
+		if !waited {
+			wait()
+		}
 	}()
 	go func() {
 		defer close(lines)
@@ -553,25 +656,26 @@ func runStopped(t *testing.T, p stopPhase, length, longest time.Duration) (stopp
 		return ""
 	}
 	var targets []int
+	var watch []watched
 	for l := next("tid "); l != "ready"; l = next("") {
-		f := strings.Fields(l)
-		if len(f) != 3 || f[0] != "tid" {
-			continue
-		}
-		id, err := strconv.Atoi(f[2])
-		if err != nil {
+		var role string
+		var id, word int
+		if _, err := fmt.Sscanf(l, "tid %s %d %d", &role, &id, &word); err != nil {
 			t.Fatalf("the child said %q: %v", l, err)
 		}
-		for _, r := range p.targets {
-			if r == f[1] {
-				targets = append(targets, id)
-			}
+		if slices.Contains(p.targets, role) {
+			targets = append(targets, id)
+		}
+		if slices.Contains(p.watched, role) && word >= 0 && word < stoppedWords {
+			c := openThreadClock(fmt.Sprintf("/proc/%d/task/%d/schedstat", cmd.Process.Pid, id))
+			defer c.close()
+			watch = append(watch, watched{&words[word], c})
 		}
 	}
 	var st stopStats
 	if len(targets) > 0 {
-		st, err = stopThreads(targets, length, longest)
-		if errors.Is(err, unix.EPERM) {
+		st, err = stopThreads(targets, watch, length, longest)
+		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSYS) {
 			t.Skipf("ptrace refused here: %v", err)
 		}
 		if err != nil {
@@ -585,74 +689,115 @@ func runStopped(t *testing.T, p stopPhase, length, longest time.Duration) (stopp
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(next("result "), "result ")), &res); err != nil {
 		t.Fatalf("the child's result: %v", err)
 	}
+	if err := wait(); err != nil {
+		t.Fatalf("the child: %v", err)
+	}
+	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		t.Logf("the child's largest resident set: %d MB", u.Maxrss>>10)
+	}
 	return res, st
 }
 
-// stopStats counts the stops stopThreads made, their total and longest
-// length, and the signals it passed on to the stopped threads.
+// stopProbe is how long a stop lasts before stopThreads looks at whether
+// the watched threads still make progress, and stopGap the longest gap
+// between two stops.
+const (
+	stopProbe = 5 * time.Millisecond
+	stopGap   = 5 * time.Millisecond
+)
+
+// stopStats counts the stops stopThreads made, those it held past the
+// probe, those of them that held up a watched thread, and the signals it
+// passed on to the stopped threads; and the stops' total and longest
+// length.
 type stopStats struct {
-	stops, signals int
-	total, longest time.Duration
+	stops, long, stalls, signals int
+	total, longest               time.Duration
 }
 
-// A tracee is a thread stopThreads stops: want is the length of the stop it
-// asked for and has not seen begin, 0 where none; held says the thread is
-// stopped, since since, until until.
-type tracee struct {
-	tid          int
-	want         time.Duration
-	held         bool
-	since, until time.Time
+// A watched thread is one a stop must not hold up: the word it counts its
+// progress in, and its clock.
+type watched struct {
+	word  *atomic.Uint64
+	clock *threadClock
 }
 
-// A stopper stops threads one at a time, each for a random length up to
-// longest, with a gap of up to a tenth of that between stops.
+// A watchMark is what a watched thread had done, and waited for a CPU,
+// when a stop began.
+type watchMark struct {
+	done    uint64
+	waiting time.Duration
+}
+
+func (w watched) mark() watchMark { return watchMark{w.word.Load(), w.clock.runDelay()} }
+
+// heldUp reports whether w has made no progress in the time since m,
+// nor waited for a CPU for half of that time or more: it was blocked, or
+// spun in vain.
+func (m watchMark) heldUp(w watched, since time.Duration) bool {
+	now := w.mark()
+	return now.done == m.done && (m.waiting < 0 || now.waiting-m.waiting < since/2)
+}
+
+// A stopper stops threads of a child, one at a time. Its fields from cur
+// to marks are the stop under way: of the thread tids[cur] (-1 where none
+// is), asked for with a length want, seen begin at since (zero until
+// then), with the watched words' values then in marks, and to end at
+// until (zero until the probe decides it).
 type stopper struct {
-	ts      []*tracee
+	tids    []int
+	watch   []watched
 	longest time.Duration
-	next    time.Time // when the next stop begins, zero while one is under way
-	stats   stopStats
+
+	cur          int
+	want         time.Duration
+	since, until time.Time
+	marks        []watchMark
+
+	next  time.Time // when the next stop begins, where none is under way
+	stats stopStats
 }
 
 // stopThreads stops the threads tids of a child process, one at a time at
-// an arbitrary instruction, for 1 ms to longest each, until run has passed,
-// and then lets them all go. It attaches to each with PTRACE_SEIZE and
-// stops it with PTRACE_INTERRUPT; it passes on at once each signal (the Go
-// runtime's preemption, SIGURG, above all) that stops a thread it
-// traces. Its ptrace calls come from one thread, the tracer, which ends
-// with it: where stopThreads fails midway, the kernel lets its tracees go.
-func stopThreads(tids []int, run, longest time.Duration) (stopStats, error) {
-	done := make(chan stopStats, 1)
-	fail := make(chan error, 1)
+// an arbitrary instruction, until run has passed, and then lets them all
+// go. Each stop lasts stopProbe, or its length, drawn from 1 ms to longest,
+// where that is less. Then, where a thread of watch has made no progress
+// since the stop began and was not waiting for a CPU most of that time,
+// it lasts longest; else, one time in eight, its length; else it ends. So
+// it seeks the instructions where a stop holds up another thread, and
+// holds those as long as it may.
+//
+// It attaches to each thread with PTRACE_SEIZE and stops it with
+// PTRACE_INTERRUPT; it passes on at once each signal (the Go runtime's
+// preemption, SIGURG, above all) that stops a thread it traces. Its
+// ptrace calls come from one thread, the tracer, which ends with it: where
+// stopThreads fails midway, the kernel lets its tracees go.
+func stopThreads(tids []int, watch []watched, run, longest time.Duration) (stopStats, error) {
+	res := make(chan error, 1)
+	s := &stopper{watch: watch, longest: longest, cur: -1}
 	go func() {
 		// Not unlocked: the thread ends with the goroutine, and the kernel
 		// detaches whatever it still traces.
 		runtime.LockOSThread()
-		s := &stopper{longest: longest}
+		// Where it may, the tracer runs ahead of the child's threads, so
+		// that a stop lasts about as long as it decides.
+		unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), -10)
 		for _, tid := range tids {
 			if err := unix.PtraceSeize(tid); err != nil {
 				s.detach()
-				fail <- fmt.Errorf("PTRACE_SEIZE of thread %d: %w", tid, err)
+				res <- fmt.Errorf("PTRACE_SEIZE of thread %d: %w", tid, err)
 				return
 			}
-			s.ts = append(s.ts, &tracee{tid: tid})
+			s.tids = append(s.tids, tid)
 		}
 		err := s.loop(run)
 		if e := s.detach(); err == nil {
 			err = e
 		}
-		if err != nil {
-			fail <- err
-			return
-		}
-		done <- s.stats
+		res <- err
 	}()
-	select {
-	case st := <-done:
-		return st, nil
-	case err := <-fail:
-		return stopStats{}, err
-	}
+	err := <-res
+	return s.stats, err
 }
 
 // loop stops the threads in turn until run has passed and no stop is
@@ -674,21 +819,22 @@ func (s *stopper) loop(run time.Duration) error {
 		if err := s.step(now, now.Before(end)); err != nil {
 			return err
 		}
-		if !s.next.IsZero() && !now.Before(end) {
+		if s.cur < 0 && !now.Before(end) {
 			return nil
 		}
 		// Wake for the next step, and at least every 5 ms in case a
 		// SIGCHLD was missed.
-		at := now.Add(5 * time.Millisecond)
-		for _, tr := range s.ts {
-			if tr.held && tr.until.Before(at) {
-				at = tr.until
-			}
+		in := 5 * time.Millisecond
+		switch {
+		case s.cur < 0:
+			in = min(in, s.next.Sub(now))
+		case s.since.IsZero():
+		case s.until.IsZero():
+			in = min(in, s.since.Add(min(stopProbe, s.want)).Sub(now))
+		default:
+			in = min(in, s.until.Sub(now))
 		}
-		if !s.next.IsZero() && s.next.Before(at) {
-			at = s.next
-		}
-		wake.Reset(time.Until(at))
+		wake.Reset(in)
 		select {
 		case <-chld:
 		case <-wake.C:
@@ -696,55 +842,78 @@ func (s *stopper) loop(run time.Duration) error {
 	}
 }
 
-// step lets go of a thread whose stop has lasted its length and, where more
-// are to come and none is under way, stops the next at its time.
+// step decides at its probe how long the stop under way lasts, lets its
+// thread go once it has lasted that, and, where more are to come and none
+// is under way, stops the next thread at its time.
 func (s *stopper) step(now time.Time, more bool) error {
-	for _, tr := range s.ts {
-		if !tr.held || now.Before(tr.until) {
-			continue
+	if s.cur >= 0 && !s.since.IsZero() {
+		if s.until.IsZero() && now.Sub(s.since) >= min(stopProbe, s.want) {
+			s.until = s.since.Add(s.probe(now.Sub(s.since)))
 		}
-		if err := unix.PtraceCont(tr.tid, 0); err != nil {
-			return fmt.Errorf("PTRACE_CONT of thread %d: %w", tr.tid, err)
+		if !s.until.IsZero() && !now.Before(s.until) {
+			if err := unix.PtraceCont(s.tids[s.cur], 0); err != nil {
+				return fmt.Errorf("PTRACE_CONT of thread %d: %w", s.tids[s.cur], err)
+			}
+			held := now.Sub(s.since)
+			s.stats.stops++
+			s.stats.total += held
+			s.stats.longest = max(s.stats.longest, held)
+			s.cur = -1
+			s.next = now.Add(time.Duration(rand.Int64N(int64(stopGap) + 1)))
 		}
-		held := now.Sub(tr.since)
-		s.stats.stops++
-		s.stats.total += held
-		s.stats.longest = max(s.stats.longest, held)
-		tr.held = false
-		gap := time.Duration(rand.Int64N(int64(s.longest/10) + 1))
-		s.next = now.Add(gap)
 	}
-	if !more || s.next.IsZero() || now.Before(s.next) {
+	if !more || s.cur >= 0 || now.Before(s.next) {
 		return nil
 	}
-	tr := s.ts[rand.IntN(len(s.ts))]
-	if err := unix.PtraceInterrupt(tr.tid); err != nil {
-		return fmt.Errorf("PTRACE_INTERRUPT of thread %d: %w", tr.tid, err)
+	s.cur = rand.IntN(len(s.tids))
+	if err := unix.PtraceInterrupt(s.tids[s.cur]); err != nil {
+		return fmt.Errorf("PTRACE_INTERRUPT of thread %d: %w", s.tids[s.cur], err)
 	}
-	tr.want = time.Millisecond + time.Duration(rand.Int64N(int64(s.longest-time.Millisecond)+1))
-	s.next = time.Time{}
+	s.want = time.Millisecond + time.Duration(rand.Int64N(int64(s.longest-time.Millisecond)+1))
+	s.since, s.until = time.Time{}, time.Time{}
 	return nil
+}
+
+// probe returns how long the stop under way, which has lasted held so
+// far, lasts in all: longest where it has held up a watched thread; want
+// where that is at most stopProbe, and one time in eight; else stopProbe.
+func (s *stopper) probe(held time.Duration) time.Duration {
+	for i, w := range s.watch {
+		if s.marks[i].heldUp(w, held) {
+			s.stats.stalls++
+			s.stats.long++
+			return s.longest
+		}
+	}
+	switch {
+	case s.want <= stopProbe:
+		return s.want
+	case rand.IntN(8) == 0:
+		s.stats.long++
+		return s.want
+	}
+	return stopProbe
 }
 
 // reap takes each tracee's stops that the kernel reports: the one asked
 // for, which it holds, and any other, which it ends at once, passing on
 // the signal of a signal-delivery stop.
 func (s *stopper) reap() error {
-	for _, tr := range s.ts {
+	for i, tid := range s.tids {
 		for {
 			var ws unix.WaitStatus
-			pid, err := unix.Wait4(tr.tid, &ws, unix.WNOHANG|unix.WALL, nil)
+			pid, err := unix.Wait4(tid, &ws, unix.WNOHANG|unix.WALL, nil)
 			if err == unix.EINTR {
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("wait4 for thread %d: %w", tr.tid, err)
+				return fmt.Errorf("wait4 for thread %d: %w", tid, err)
 			}
 			if pid == 0 {
 				break
 			}
 			if !ws.Stopped() {
-				return fmt.Errorf("thread %d ended (wait status %#x)", tr.tid, uint32(ws))
+				return fmt.Errorf("thread %d ended (wait status %#x)", tid, uint32(ws))
 			}
 			sig := 0
 			if uint32(ws)>>16 == 0 {
@@ -752,61 +921,65 @@ func (s *stopper) reap() error {
 				// thread, whose runtime needs it.
 				sig = int(ws.StopSignal())
 				s.stats.signals++
-			} else if tr.want > 0 {
+			} else if i == s.cur && s.since.IsZero() {
 				// PTRACE_EVENT_STOP, the stop PTRACE_INTERRUPT asked for.
-				tr.held, tr.since = true, time.Now()
-				tr.until = tr.since.Add(tr.want)
-				tr.want = 0
+				s.since = time.Now()
+				s.marks = s.marks[:0]
+				for _, w := range s.watch {
+					s.marks = append(s.marks, w.mark())
+				}
 				continue
 			}
-			if err := unix.PtraceCont(tr.tid, sig); err != nil {
-				return fmt.Errorf("PTRACE_CONT of thread %d: %w", tr.tid, err)
+			if err := unix.PtraceCont(tid, sig); err != nil {
+				return fmt.Errorf("PTRACE_CONT of thread %d: %w", tid, err)
 			}
 		}
 	}
 	return nil
 }
 
-// detach lets every tracee go: one that is held at once, and another once
+// detach lets every tracee go: the one held at once, and another once
 // PTRACE_INTERRUPT has stopped it (the kernel detaches only a stopped
 // tracee), passing on the signal of a signal-delivery stop.
 func (s *stopper) detach() error {
 	var first error
-	for _, tr := range s.ts {
-		if err := detachOne(tr); err != nil && first == nil {
+	for i, tid := range s.tids {
+		if err := detachThread(tid, i == s.cur && !s.since.IsZero()); err != nil && first == nil {
 			first = err
 		}
 	}
-	s.ts = nil
+	s.tids, s.cur = nil, -1
 	return first
 }
 
-func detachOne(tr *tracee) error {
+// detachThread detaches the tracee tid, held in a stop of the tracer's
+// where held says.
+func detachThread(tid int, held bool) error {
 	sig := 0
-	if !tr.held {
-		if err := unix.PtraceInterrupt(tr.tid); err != nil {
-			return fmt.Errorf("PTRACE_INTERRUPT of thread %d: %w", tr.tid, err)
+	if !held {
+		if err := unix.PtraceInterrupt(tid); err != nil {
+			return fmt.Errorf("PTRACE_INTERRUPT of thread %d: %w", tid, err)
 		}
 		var ws unix.WaitStatus
 		for {
-			_, err := unix.Wait4(tr.tid, &ws, unix.WALL, nil)
+			_, err := unix.Wait4(tid, &ws, unix.WALL, nil)
 			if err == unix.EINTR {
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("wait4 for thread %d: %w", tr.tid, err)
+				return fmt.Errorf("wait4 for thread %d: %w", tid, err)
 			}
 			break
 		}
 		if !ws.Stopped() {
-			return fmt.Errorf("thread %d ended (wait status %#x)", tr.tid, uint32(ws))
+			return fmt.Errorf("thread %d ended (wait status %#x)", tid, uint32(ws))
 		}
 		if uint32(ws)>>16 == 0 {
 			sig = int(ws.StopSignal())
 		}
 	}
-	if _, _, errno := unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_DETACH, uintptr(tr.tid), 0, uintptr(sig), 0, 0); errno != 0 {
-		return fmt.Errorf("PTRACE_DETACH of thread %d: %w", tr.tid, errno)
+	if _, _, errno := unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_DETACH, uintptr(tid), 0, uintptr(sig), 0, 0); errno != 0 {
+		return fmt.Errorf("PTRACE_DETACH of thread %d: %w", tid, errno)
 	}
 	return nil
 }
