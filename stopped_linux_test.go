@@ -274,54 +274,18 @@ func TestStoppedHelper(t *testing.T) {
 	if err != nil {
 		pause = time.Millisecond
 	}
-	var res stoppedResult
-	probe := newThreadClock()
-	res.RunDelay = probe.fd >= 0
-	probe.close()
-	own := strings.Split(os.Getenv(stoppedOwnEnv), ",")
-	intervals := timings{byOwn: res.RunDelay && slices.Contains(own, "Interval")}
-	closes := timings{byOwn: res.RunDelay && slices.Contains(own, "Close")}
-	attaches := timings{byOwn: res.RunDelay && slices.Contains(own, "Attach")}
 	words, unmap, err := sharedWords(3)
 	if err != nil {
 		words, unmap = make([]atomic.Uint64, stoppedWords), func() {}
 	}
 	defer unmap()
-	h := counter.NewHistogram()
-	tids := make(chan string)
-	var stopWriters, stopReporter atomic.Bool
-	var writers, reporter sync.WaitGroup
-	var mu sync.Mutex // guards res while the writers add to it
+	r := newStoppedRun(words, strings.Split(os.Getenv(stoppedOwnEnv), ","))
 	for i := range stoppedWriters + stoppedChurners {
-		writers.Go(func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			w := stoppedWriter{clock: newThreadClock(), closes: timings{byOwn: closes.byOwn}, attaches: timings{byOwn: attaches.byOwn}}
-			defer w.clock.close()
-			if i < stoppedWriters {
-				tids <- fmt.Sprintf("tid writer %d -1", syscall.Gettid())
-				w.flatOut(h, &stopWriters)
-			} else {
-				word := 1 + i - stoppedWriters
-				tids <- fmt.Sprintf("tid churner %d %d", syscall.Gettid(), word)
-				w.churn(h, &stopWriters, &words[word])
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			res.Recorded += w.recorded
-			res.WriterStall = max(res.WriterStall, w.stall)
-			closes.merge(&w.closes)
-			attaches.merge(&w.attaches)
-		})
+		r.writers.Go(func() { r.write(i) })
 	}
-	reporter.Go(func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		tids <- fmt.Sprintf("tid reporter %d 0", syscall.Gettid())
-		res.Collected, res.ReporterStall = report(h, &intervals, pause, &stopReporter, &words[0])
-	})
+	r.reporter.Go(func() { r.report(pause) })
 	for range stoppedWriters + stoppedChurners + 1 {
-		fmt.Println(<-tids)
+		fmt.Println(<-r.tids)
 	}
 	fmt.Println("ready")
 	ended := make(chan struct{})
@@ -330,42 +294,101 @@ func TestStoppedHelper(t *testing.T) {
 	case <-ended:
 	case <-time.After(2 * time.Minute): // the parent is gone
 	}
-	stopWriters.Store(true)
-	writers.Wait()
-	stopReporter.Store(true)
-	reporter.Wait()
-	var s counter.Snapshot
-	h.Interval(&s)
-	res.Collected += s.Count()
-	res.Interval, res.Close, res.Attach = intervals.summary(), closes.summary(), attaches.summary()
-	line, err := json.Marshal(res)
+	line, err := json.Marshal(r.end())
 	if err != nil {
 		t.Fatal(err)
 	}
 	fmt.Printf("result %s\n", line)
 }
 
-// report takes h's Intervals, pause apart, until stop, timing each into
-// ts and counting each in done, and returns how many spans they held and
-// the longest it went from the end of one to the end of the next, less
-// pause. The calling goroutine is locked to its thread.
-func report(h *counter.Histogram, ts *timings, pause time.Duration, stop *atomic.Bool, done *atomic.Uint64) (spans uint64, stall time.Duration) {
+// A stoppedRun is the child's Histogram, its writers and its reporter, and
+// what they measure.
+type stoppedRun struct {
+	h                         *counter.Histogram
+	words                     []atomic.Uint64
+	tids                      chan string // "tid ROLE TID WORD" of each goroutine
+	stopWriters, stopReporter atomic.Bool
+	writers, reporter         sync.WaitGroup
+
+	// mu guards the writers' additions to res, closes and attaches; the
+	// reporter alone writes its fields of res, and intervals.
+	mu                          sync.Mutex
+	res                         stoppedResult
+	intervals, closes, attaches timings
+}
+
+// newStoppedRun returns a run that counts progress in words and times the
+// operations own names by their own time, where it can.
+func newStoppedRun(words []atomic.Uint64, own []string) *stoppedRun {
+	r := &stoppedRun{h: counter.NewHistogram(), words: words, tids: make(chan string)}
+	probe := newThreadClock()
+	r.res.RunDelay = probe.fd >= 0
+	probe.close()
+	r.intervals.byOwn = r.res.RunDelay && slices.Contains(own, "Interval")
+	r.closes.byOwn = r.res.RunDelay && slices.Contains(own, "Close")
+	r.attaches.byOwn = r.res.RunDelay && slices.Contains(own, "Attach")
+	return r
+}
+
+// write is the i-th writer, on a thread of its own: a flat-out one for the
+// first stoppedWriters, and a churner after.
+func (r *stoppedRun) write(i int) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	w := stoppedWriter{clock: newThreadClock(), closes: timings{byOwn: r.closes.byOwn}, attaches: timings{byOwn: r.attaches.byOwn}}
+	defer w.clock.close()
+	if i < stoppedWriters {
+		r.tids <- fmt.Sprintf("tid writer %d -1", syscall.Gettid())
+		w.flatOut(r.h, &r.stopWriters)
+	} else {
+		word := 1 + i - stoppedWriters
+		r.tids <- fmt.Sprintf("tid churner %d %d", syscall.Gettid(), word)
+		w.churn(r.h, &r.stopWriters, &r.words[word])
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.res.Recorded += w.recorded
+	r.res.WriterStall = max(r.res.WriterStall, w.stall)
+	r.closes.merge(&w.closes)
+	r.attaches.merge(&w.attaches)
+}
+
+// report is the reporter, on a thread of its own: it takes the
+// Histogram's Intervals, pause apart, timing each and counting each in
+// the first word, until the run ends.
+func (r *stoppedRun) report(pause time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r.tids <- fmt.Sprintf("tid reporter %d 0", syscall.Gettid())
 	clock := newThreadClock()
 	defer clock.close()
 	var s counter.Snapshot
 	last := time.Now()
-	for !stop.Load() {
-		ts.time(clock, func() { h.Interval(&s) })
-		done.Add(1)
+	for !r.stopReporter.Load() {
+		r.intervals.time(clock, func() { r.h.Interval(&s) })
+		r.words[0].Add(1)
 		now := time.Now()
-		stall = max(stall, now.Sub(last)-pause)
+		r.res.ReporterStall = max(r.res.ReporterStall, now.Sub(last)-pause)
 		last = now
-		spans += s.Count()
+		r.res.Collected += s.Count()
 		if pause > 0 {
 			time.Sleep(pause)
 		}
 	}
-	return spans, stall
+}
+
+// end stops the writers, which close their Recorders, and then the
+// reporter, takes a last Interval, and returns what the run measured.
+func (r *stoppedRun) end() stoppedResult {
+	r.stopWriters.Store(true)
+	r.writers.Wait()
+	r.stopReporter.Store(true)
+	r.reporter.Wait()
+	var s counter.Snapshot
+	r.h.Interval(&s)
+	r.res.Collected += s.Count()
+	r.res.Interval, r.res.Close, r.res.Attach = r.intervals.summary(), r.closes.summary(), r.attaches.summary()
+	return r.res
 }
 
 // A stoppedWriter is one of the child's writers, on a thread of its own:
@@ -592,88 +615,11 @@ func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
 // what the child measured and the stops made.
 func runStopped(t *testing.T, p stopPhase, length, longest time.Duration) (stoppedResult, stopStats) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStoppedHelper$", "-test.count=1")
-	own := p.bounded
-	if p.targets == nil {
-		own = slices.Sorted(maps.Keys(stoppedOps)) // the control's, for the record
-	}
-	cmd.Env = append(os.Environ(), stoppedChildEnv+"=1", "GOMAXPROCS=8", "GOGC=off",
-		stoppedPauseEnv+"="+p.pause.String(), stoppedOwnEnv+"="+strings.Join(own, ","))
-	cmd.Stderr = os.Stderr
-	fd, err := unix.MemfdCreate("counter-stopped", unix.MFD_CLOEXEC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	progress := os.NewFile(uintptr(fd), "progress")
-	defer progress.Close()
-	if err := unix.Ftruncate(fd, 8*stoppedWords); err != nil {
-		t.Fatal(err)
-	}
-	words, unmap, err := sharedWords(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unmap()
-	cmd.ExtraFiles = []*os.File{progress} // the child's fd 3
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string)
-	var waited bool
-	wait := func() error {
-		stdin.Close()
-		for range lines {
-		}
-		waited = true
-		return cmd.Wait()
-	}
-	defer func() {
-		if !waited {
-			wait()
-		}
-	}()
-	go func() {
-		defer close(lines)
-		for sc := bufio.NewScanner(stdout); sc.Scan(); {
-			lines <- sc.Text()
-		}
-	}()
-	next := func(want string) string {
-		for l := range lines {
-			if strings.HasPrefix(l, want) {
-				return l
-			}
-		}
-		t.Fatalf("the child ended before it said %q", want)
-		return ""
-	}
-	var targets []int
-	var watch []watched
-	for l := next("tid "); l != "ready"; l = next("") {
-		var role string
-		var id, word int
-		if _, err := fmt.Sscanf(l, "tid %s %d %d", &role, &id, &word); err != nil {
-			t.Fatalf("the child said %q: %v", l, err)
-		}
-		if slices.Contains(p.targets, role) {
-			targets = append(targets, id)
-		}
-		if slices.Contains(p.watched, role) && word >= 0 && word < stoppedWords {
-			c := openThreadClock(fmt.Sprintf("/proc/%d/task/%d/schedstat", cmd.Process.Pid, id))
-			defer c.close()
-			watch = append(watch, watched{&words[word], c})
-		}
-	}
+	c := startStopped(t, p)
+	targets, watch := c.threads(t, p)
 	var st stopStats
 	if len(targets) > 0 {
+		var err error
 		st, err = stopThreads(targets, watch, length, longest)
 		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSYS) {
 			t.Skipf("ptrace refused here: %v", err)
@@ -684,18 +630,131 @@ func runStopped(t *testing.T, p stopPhase, length, longest time.Duration) (stopp
 	} else {
 		time.Sleep(length)
 	}
-	stdin.Close()
+	return c.result(t), st
+}
+
+// A stoppedChild is TestStoppedHelper running in a child process: its
+// standard input, which it runs until it ends, the lines of its standard
+// output, and the words it counts its progress in.
+type stoppedChild struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	words  []atomic.Uint64
+	waited bool
+}
+
+// startStopped starts TestStoppedHelper in a child process for phase p,
+// which the test's cleanup ends where the test does not.
+func startStopped(t *testing.T, p stopPhase) *stoppedChild {
+	t.Helper()
+	fd, err := unix.MemfdCreate("counter-stopped", unix.MFD_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := os.NewFile(uintptr(fd), "progress")
+	t.Cleanup(func() { progress.Close() })
+	if err := unix.Ftruncate(fd, 8*stoppedWords); err != nil {
+		t.Fatal(err)
+	}
+	words, unmap, err := sharedWords(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(unmap)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStoppedHelper$", "-test.count=1")
+	own := p.bounded
+	if p.targets == nil {
+		own = slices.Sorted(maps.Keys(stoppedOps)) // the control's, for the record
+	}
+	cmd.Env = append(os.Environ(), stoppedChildEnv+"=1", "GOMAXPROCS=8", "GOGC=off",
+		stoppedPauseEnv+"="+p.pause.String(), stoppedOwnEnv+"="+strings.Join(own, ","))
+	cmd.Stderr = os.Stderr
+	cmd.ExtraFiles = []*os.File{progress} // the child's fd 3
+	c := &stoppedChild{cmd: cmd, words: words, lines: make(chan string)}
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(c.lines)
+		for sc := bufio.NewScanner(stdout); sc.Scan(); {
+			c.lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() { c.wait() })
+	return c
+}
+
+// wait ends the child's input, reads the rest of its output, and waits
+// for it to end, once.
+func (c *stoppedChild) wait() error {
+	if c.waited {
+		return nil
+	}
+	c.waited = true
+	c.stdin.Close()
+	for range c.lines {
+	}
+	return c.cmd.Wait()
+}
+
+// next returns the child's next line that begins with prefix.
+func (c *stoppedChild) next(t *testing.T, prefix string) string {
+	t.Helper()
+	for l := range c.lines {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	t.Fatalf("the child ended before it said %q", prefix)
+	return ""
+}
+
+// threads reads the child's threads, up to "ready", and returns those of
+// p's targets and those p watches.
+func (c *stoppedChild) threads(t *testing.T, p stopPhase) (targets []int, watch []watched) {
+	t.Helper()
+	for l := c.next(t, "tid "); l != "ready"; l = c.next(t, "") {
+		var role string
+		var id, word int
+		if _, err := fmt.Sscanf(l, "tid %s %d %d", &role, &id, &word); err != nil {
+			t.Fatalf("the child said %q: %v", l, err)
+		}
+		if slices.Contains(p.targets, role) {
+			targets = append(targets, id)
+		}
+		if slices.Contains(p.watched, role) && word >= 0 && word < stoppedWords {
+			clock := openThreadClock(fmt.Sprintf("/proc/%d/task/%d/schedstat", c.cmd.Process.Pid, id))
+			t.Cleanup(clock.close)
+			watch = append(watch, watched{&c.words[word], clock})
+		}
+	}
+	return targets, watch
+}
+
+// result ends the child and returns what it measured.
+func (c *stoppedChild) result(t *testing.T) stoppedResult {
+	t.Helper()
+	c.stdin.Close()
 	var res stoppedResult
-	if err := json.Unmarshal([]byte(strings.TrimPrefix(next("result "), "result ")), &res); err != nil {
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(c.next(t, "result "), "result ")), &res); err != nil {
 		t.Fatalf("the child's result: %v", err)
 	}
-	if err := wait(); err != nil {
+	if err := c.wait(); err != nil {
 		t.Fatalf("the child: %v", err)
 	}
-	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	if u, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		t.Logf("the child's largest resident set: %d MB", u.Maxrss>>10)
 	}
-	return res, st
+	return res
 }
 
 // stopProbe is how long a stop lasts before stopThreads looks at whether
