@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strings"
@@ -30,15 +29,27 @@ import (
 
 // stoppedChildEnv marks the re-executed test binary as TestStoppedThreads's
 // child; stoppedPauseEnv sets its reporter's pause between Intervals, and
-// stoppedOwnEnv which of its timings ("Interval", "Close", "Attach",
-// separated by commas) it takes of their own time: reading a thread's
-// run delay takes two system calls, which would dilute an operation's
-// share of its thread's time, where stops land, for no figure needed.
+// stoppedOwnEnv which of its timings (by name, separated by commas) it
+// takes of their own time: reading a thread's run delay takes two system
+// calls, which would dilute an operation's share of its thread's time,
+// where stops land, for no figure needed.
 const (
 	stoppedChildEnv = "COUNTER_STOPPED_CHILD"
 	stoppedPauseEnv = "COUNTER_STOPPED_PAUSE"
 	stoppedOwnEnv   = "COUNTER_STOPPED_OWN"
 )
+
+// stoppedOps are the operations the child times, by the names its result
+// and stoppedOwnEnv give them, each with what it times as a message says
+// it: the reporter's Intervals; and of each Recorder a churner makes, its
+// 65th span, the first past the 64 that go to a lock, which attaches a
+// tally; its later spans, together; and its Close.
+var stoppedOps = map[string]string{
+	"Interval": "an Interval",
+	"Attach":   "an attach",
+	"Records":  "a Recorder's later spans",
+	"Close":    "a Close",
+}
 
 // The child's goroutines, each on a thread of its own, by the role the
 // child names them with: flat-out writers, churning writers, and the
@@ -49,8 +60,10 @@ const (
 )
 
 // stoppedWords is how many words the child counts its progress in, which
-// its parent reads: the reporter's Intervals, then each churner's
-// Recorders.
+// its parent reads: the reporter's, then each churner's. Each adds 1 to
+// its word as it begins an operation that must not wait for a stopped
+// thread (the reporter's Interval, a churner's attach and Close) and 1 as
+// it ends it, so that the word is odd while the operation runs.
 const stoppedWords = 1 + stoppedChurners
 
 // sharedWords maps stoppedWords words of the file fd, to count in from
@@ -67,10 +80,8 @@ func sharedWords(fd int) ([]atomic.Uint64, func(), error) {
 // A stoppedResult is what the child measured, printed as one line of JSON
 // after "result ".
 type stoppedResult struct {
-	// Interval is the reporter's Intervals; Close and Attach are the
-	// churners' Closes and their Recorders' 65th spans, the first past
-	// the 64 that go to a lock, which attach a tally.
-	Interval, Close, Attach timingSummary
+	// Timings are the timings of stoppedOps, by name.
+	Timings map[string]timingSummary
 	// RunDelay says whether the child could read its threads' time
 	// waiting for a CPU, which a timing's own time leaves out.
 	RunDelay bool
@@ -310,23 +321,23 @@ type stoppedRun struct {
 	stopWriters, stopReporter atomic.Bool
 	writers, reporter         sync.WaitGroup
 
-	// mu guards the writers' additions to res, closes and attaches; the
-	// reporter alone writes its fields of res, and intervals.
-	mu                          sync.Mutex
-	res                         stoppedResult
-	intervals, closes, attaches timings
+	// mu guards the writers' additions to res and timings; the reporter
+	// alone writes its fields of res, and timings["Interval"].
+	mu      sync.Mutex
+	res     stoppedResult
+	timings map[string]*timings
 }
 
 // newStoppedRun returns a run that counts progress in words and times the
 // operations own names by their own time, where it can.
 func newStoppedRun(words []atomic.Uint64, own []string) *stoppedRun {
-	r := &stoppedRun{h: counter.NewHistogram(), words: words, tids: make(chan string)}
+	r := &stoppedRun{h: counter.NewHistogram(), words: words, tids: make(chan string), timings: map[string]*timings{}}
 	probe := newThreadClock()
 	r.res.RunDelay = probe.fd >= 0
 	probe.close()
-	r.intervals.byOwn = r.res.RunDelay && slices.Contains(own, "Interval")
-	r.closes.byOwn = r.res.RunDelay && slices.Contains(own, "Close")
-	r.attaches.byOwn = r.res.RunDelay && slices.Contains(own, "Attach")
+	for name := range stoppedOps {
+		r.timings[name] = &timings{byOwn: r.res.RunDelay && slices.Contains(own, name)}
+	}
 	return r
 }
 
@@ -335,8 +346,11 @@ func newStoppedRun(words []atomic.Uint64, own []string) *stoppedRun {
 func (r *stoppedRun) write(i int) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	w := stoppedWriter{clock: newThreadClock(), closes: timings{byOwn: r.closes.byOwn}, attaches: timings{byOwn: r.attaches.byOwn}}
+	w := stoppedWriter{clock: newThreadClock(), timings: map[string]*timings{}}
 	defer w.clock.close()
+	for _, name := range []string{"Attach", "Records", "Close"} {
+		w.timings[name] = &timings{byOwn: r.timings[name].byOwn}
+	}
 	if i < stoppedWriters {
 		r.tids <- fmt.Sprintf("tid writer %d -1", syscall.Gettid())
 		w.flatOut(r.h, &r.stopWriters)
@@ -349,23 +363,26 @@ func (r *stoppedRun) write(i int) {
 	defer r.mu.Unlock()
 	r.res.Recorded += w.recorded
 	r.res.WriterStall = max(r.res.WriterStall, w.stall)
-	r.closes.merge(&w.closes)
-	r.attaches.merge(&w.attaches)
+	for name, t := range w.timings {
+		r.timings[name].merge(t)
+	}
 }
 
 // report is the reporter, on a thread of its own: it takes the
-// Histogram's Intervals, pause apart, timing each and counting each in
-// the first word, until the run ends.
+// Histogram's Intervals, pause apart, timing each and counting it in the
+// first word, until the run ends.
 func (r *stoppedRun) report(pause time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	r.tids <- fmt.Sprintf("tid reporter %d 0", syscall.Gettid())
 	clock := newThreadClock()
 	defer clock.close()
+	intervals := r.timings["Interval"]
 	var s counter.Snapshot
 	last := time.Now()
 	for !r.stopReporter.Load() {
-		r.intervals.time(clock, func() { r.h.Interval(&s) })
+		r.words[0].Add(1)
+		intervals.time(clock, func() { r.h.Interval(&s) })
 		r.words[0].Add(1)
 		now := time.Now()
 		r.res.ReporterStall = max(r.res.ReporterStall, now.Sub(last)-pause)
@@ -387,20 +404,22 @@ func (r *stoppedRun) end() stoppedResult {
 	var s counter.Snapshot
 	r.h.Interval(&s)
 	r.res.Collected += s.Count()
-	r.res.Interval, r.res.Close, r.res.Attach = r.intervals.summary(), r.closes.summary(), r.attaches.summary()
+	r.res.Timings = map[string]timingSummary{}
+	for name, t := range r.timings {
+		r.res.Timings[name] = t.summary()
+	}
 	return r.res
 }
 
 // A stoppedWriter is one of the child's writers, on a thread of its own:
 // what it recorded, the longest it went between two looks at the clock,
-// and, for a churner, the timings of its Closes and attaches.
+// and, for a churner, the timings of its Recorders' operations.
 type stoppedWriter struct {
 	clock    *threadClock
 	recorded uint64
 	stall    time.Duration
 	last     time.Time
-	closes   timings
-	attaches timings
+	timings  map[string]*timings
 }
 
 // look notes the time since the writer last looked.
@@ -431,65 +450,76 @@ func (w *stoppedWriter) flatOut(h *counter.Histogram, stop *atomic.Bool) {
 }
 
 // churn makes a Recorder, records 100 to 200 spans into it and closes it,
-// counting it in done, until stop, timing each Close and each 65th span:
-// a Recorder's first 64 spans go to one of the Histogram's locks, and the
-// 65th attaches a tally of its own (see Recorder).
+// until stop, timing the 65th span apart (a Recorder's first 64 spans go
+// to one of the Histogram's locks, and the 65th attaches a tally of its
+// own; see Recorder), the later ones together, and the Close. It adds 1
+// to done as it begins the attach and the Close, and 1 as it ends them.
 func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool, done *atomic.Uint64) {
 	rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
+	attaches, records, closes := w.timings["Attach"], w.timings["Records"], w.timings["Close"]
+	spans := make([]counter.Tickdelta, 200)
 	for !stop.Load() {
 		w.look()
-		r := h.Recorder()
 		n := 100 + rng.IntN(101)
-		for i := range n {
-			d := counter.Tickdelta(1000 + rng.IntN(50000))
-			if i == 64 {
-				w.attaches.time(w.clock, func() { r.Record(d) })
-			} else {
+		for i := range spans[:n] {
+			spans[i] = counter.Tickdelta(1000 + rng.IntN(50000))
+		}
+		r := h.Recorder()
+		for _, d := range spans[:64] {
+			r.Record(d)
+		}
+		done.Add(1)
+		attaches.time(w.clock, func() { r.Record(spans[64]) })
+		done.Add(1)
+		records.time(w.clock, func() {
+			for _, d := range spans[65:n] {
 				r.Record(d)
 			}
-		}
+		})
 		w.recorded += uint64(n)
-		w.closes.time(w.clock, r.Close)
+		done.Add(1)
+		closes.time(w.clock, r.Close)
 		done.Add(1)
 	}
 }
 
 // A stopPhase is one run of TestStoppedThreads: which of the child's
-// threads it stops, the reporter's pause between Intervals, and which of
-// the child's timings must stay within the bound.
+// threads it stops and which it watches, the reporter's pause between
+// Intervals, which of the child's timings it takes of their own time, and
+// which of those must stay within the bound.
 type stopPhase struct {
 	name    string
 	targets []string // the roles of the threads stopped; none for the control
 	watched []string // the roles of the threads a stop must not hold up
 	stopped string   // what is stopped, as an error message says it
 	pause   time.Duration
-	bounded []string // of the child's timings, by name (see stoppedOps)
+	timed   []string // of stoppedOps, by name
+	bounded []string
 }
-
-// stoppedOps are the names of the child's timings, each with what it
-// times, as an error message says it.
-var stoppedOps = map[string]string{"Interval": "an Interval", "Close": "a Close", "Attach": "an attach"}
 
 // stopPhases are TestStoppedThreads's runs. Where its writers are
 // stopped, the reporter takes an Interval every millisecond or so; where
 // it is stopped itself, back to back, so that most stops catch it in one.
-var stopPhases = []stopPhase{
-	{name: "undisturbed", pause: time.Millisecond},
-	{name: "writers-stopped", targets: []string{"writer", "churner"}, watched: []string{"reporter"}, stopped: "writers", pause: time.Millisecond, bounded: []string{"Interval"}},
-	{name: "reporter-stopped", targets: []string{"reporter"}, watched: []string{"churner"}, stopped: "the reporter", bounded: []string{"Close", "Attach"}},
-}
-
-// timing returns the timings of r named name.
-func (r *stoppedResult) timing(name string) timingSummary {
-	switch name {
-	case "Interval":
-		return r.Interval
-	case "Close":
-		return r.Close
-	default:
-		return r.Attach
-	}
-}
+var stopPhases = []stopPhase{{
+	name:  "undisturbed",
+	pause: time.Millisecond,
+	timed: slices.Sorted(maps.Keys(stoppedOps)),
+}, {
+	name:    "writers-stopped",
+	targets: []string{"writer", "churner"},
+	watched: []string{"reporter"},
+	stopped: "writers",
+	pause:   time.Millisecond,
+	timed:   []string{"Interval"},
+	bounded: []string{"Interval"},
+}, {
+	name:    "reporter-stopped",
+	targets: []string{"reporter"},
+	watched: []string{"churner"},
+	stopped: "the reporter",
+	timed:   []string{"Attach", "Records", "Close"},
+	bounded: []string{"Attach", "Close"},
+}}
 
 // TestStoppedThreads stops a child's threads at arbitrary instructions, for
 // up to 300 ms at a time, with ptrace(2), while a Histogram's writers
@@ -497,16 +527,17 @@ func (r *stoppedResult) timing(name string) timingSummary {
 // (TestStoppedHelper): nothing of the Histogram waits for a stopped
 // thread. With its writers' threads stopped in turn, each of the
 // reporter's Intervals takes at most the bound; with the reporter's thread
-// stopped, each of the writers' Closes and attaches does. In each run, and
-// in one with no thread stopped, every span recorded is in exactly one
-// Interval.
+// stopped, each of the writers' Closes and attaches does (the spans after
+// an attach are timed too, and logged). In each run, and in one with no
+// thread stopped, every span recorded is in exactly one Interval.
 //
-// A stop that lands where the thread holds nothing another needs is ended
-// after 5 ms, but one in eight lasts a length drawn from 1 to 300 ms; a
-// stop that holds up the thread whose operations are bounded (the
-// reporter, or the churning writers) lasts 300 ms (see stopThreads). So a
-// run of a few seconds stops threads at many places, and where one of
-// them makes another thread wait, the wait is as long as it may be.
+// A stop lasts 5 ms, unless it finds a watched thread (the reporter, or a
+// churning writer) in an operation the run bounds and, 2 ms later, still
+// there, neither progressing nor waiting for a CPU: then it lasts 300 ms,
+// or until that operation ends (something else held it up). One stop in
+// eight lasts a length drawn from 1 to 300 ms. So a run of a few seconds
+// stops threads at many places, and where one makes a bounded operation
+// wait, the wait is as long as it may be (see stopThreads).
 //
 // What it bounds is an operation's own time: its wall time less the time
 // its thread waited for a CPU meanwhile, which on a loaded machine is the
@@ -545,7 +576,9 @@ func TestStoppedThreads(t *testing.T) {
 				t.Skip("no private expedited membarrier(2): Interval stops the world, which waits for a stopped writer")
 			}
 			res, st := runStopped(t, p, length, longest)
-			t.Logf("own (wall) times: Intervals %v; Closes %v; attaches %v", res.Interval, res.Close, res.Attach)
+			for _, name := range p.timed {
+				t.Logf("%s: %v", name, res.Timings[name])
+			}
 			t.Logf("%d spans recorded, %d collected; longest stall seen by a writer %v, by the reporter %v; run delay read: %v",
 				res.Recorded, res.Collected, res.WriterStall, res.ReporterStall, res.RunDelay)
 			if res.Collected != res.Recorded {
@@ -557,7 +590,7 @@ func TestStoppedThreads(t *testing.T) {
 				checkStops(t, p, res, st)
 			}
 			for _, name := range p.bounded {
-				if got := res.timing(name); got.Max > bound {
+				if got := res.Timings[name]; got.Max > bound {
 					t.Errorf("with %s stopped, %s took %v of its own (%v wall); want at most %v",
 						p.stopped, stoppedOps[name], got.Max, got.WallMax, bound)
 				}
@@ -664,12 +697,8 @@ func startStopped(t *testing.T, p stopPhase) *stoppedChild {
 	t.Cleanup(unmap)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestStoppedHelper$", "-test.count=1")
-	own := p.bounded
-	if p.targets == nil {
-		own = slices.Sorted(maps.Keys(stoppedOps)) // the control's, for the record
-	}
 	cmd.Env = append(os.Environ(), stoppedChildEnv+"=1", "GOMAXPROCS=8", "GOGC=off",
-		stoppedPauseEnv+"="+p.pause.String(), stoppedOwnEnv+"="+strings.Join(own, ","))
+		stoppedPauseEnv+"="+p.pause.String(), stoppedOwnEnv+"="+strings.Join(p.timed, ","))
 	cmd.Stderr = os.Stderr
 	cmd.ExtraFiles = []*os.File{progress} // the child's fd 3
 	c := &stoppedChild{cmd: cmd, words: words, lines: make(chan string)}
@@ -757,12 +786,16 @@ func (c *stoppedChild) result(t *testing.T) stoppedResult {
 	return res
 }
 
-// stopProbe is how long a stop lasts before stopThreads looks at whether
-// the watched threads still make progress, and stopGap the longest gap
-// between two stops.
+// The stops' timing: how long a stop lasts before stopThreads looks at
+// the watched threads, how long after that it watches one that is in a
+// bounded operation, the longest gap between two stops, and the longest
+// stopThreads goes without looking at its tracees (a signal that stops
+// one waits for that long at most).
 const (
-	stopProbe = 5 * time.Millisecond
-	stopGap   = 5 * time.Millisecond
+	stopProbe   = 5 * time.Millisecond
+	stopRecheck = 2 * time.Millisecond
+	stopGap     = 5 * time.Millisecond
+	stopPoll    = time.Millisecond
 )
 
 // stopStats counts the stops stopThreads made, those it held past the
@@ -775,14 +808,14 @@ type stopStats struct {
 }
 
 // A watched thread is one a stop must not hold up: the word it counts its
-// progress in, and its clock.
+// progress in (odd while it runs a bounded operation), and its clock.
 type watched struct {
 	word  *atomic.Uint64
 	clock *threadClock
 }
 
-// A watchMark is what a watched thread had done, and waited for a CPU,
-// when a stop began.
+// A watchMark is a watched thread's word, and the time it had waited for a
+// CPU, at a moment.
 type watchMark struct {
 	done    uint64
 	waiting time.Duration
@@ -790,28 +823,31 @@ type watchMark struct {
 
 func (w watched) mark() watchMark { return watchMark{w.word.Load(), w.clock.runDelay()} }
 
-// heldUp reports whether w has made no progress in the time since m,
-// nor waited for a CPU for half of that time or more: it was blocked, or
-// spun in vain.
-func (m watchMark) heldUp(w watched, since time.Duration) bool {
+// heldUp reports whether w was in a bounded operation at m and, in the
+// time since, which is d, has not ended it nor waited for a CPU for half
+// of d or more: it was blocked, or spun in vain.
+func (m watchMark) heldUp(w watched, d time.Duration) bool {
 	now := w.mark()
-	return now.done == m.done && (m.waiting < 0 || now.waiting-m.waiting < since/2)
+	return m.done%2 == 1 && now.done == m.done && (m.waiting < 0 || now.waiting-m.waiting < d/2)
 }
 
 // A stopper stops threads of a child, one at a time. Its fields from cur
-// to marks are the stop under way: of the thread tids[cur] (-1 where none
+// to heldUp are the stop under way: of the thread tids[cur] (-1 where none
 // is), asked for with a length want, seen begin at since (zero until
-// then), with the watched words' values then in marks, and to end at
-// until (zero until the probe decides it).
+// then), its watched threads marked at marked (zero until the probe, and
+// where none was in a bounded operation), to end at until (zero until
+// decided), or sooner where the watched threads it holds up, by index,
+// have all moved on.
 type stopper struct {
 	tids    []int
 	watch   []watched
 	longest time.Duration
 
-	cur          int
-	want         time.Duration
-	since, until time.Time
-	marks        []watchMark
+	cur                  int
+	want                 time.Duration
+	since, marked, until time.Time
+	marks                []watchMark
+	heldUp               []int
 
 	next  time.Time // when the next stop begins, where none is under way
 	stats stopStats
@@ -820,11 +856,12 @@ type stopper struct {
 // stopThreads stops the threads tids of a child process, one at a time at
 // an arbitrary instruction, until run has passed, and then lets them all
 // go. Each stop lasts stopProbe, or its length, drawn from 1 ms to longest,
-// where that is less. Then, where a thread of watch has made no progress
-// since the stop began and was not waiting for a CPU most of that time,
-// it lasts longest; else, one time in eight, its length; else it ends. So
-// it seeks the instructions where a stop holds up another thread, and
-// holds those as long as it may.
+// where that is less. Then, where a thread of watch is in a bounded
+// operation and, stopRecheck later, has not ended it nor waited for a CPU
+// most of that time, it lasts longest, or until every such thread has
+// ended its operation (then something else held it up); else, one time in
+// eight, its length; else it ends. So it seeks the instructions where a
+// stop holds up a bounded operation, and holds those as long as it may.
 //
 // It attaches to each thread with PTRACE_SEIZE and stops it with
 // PTRACE_INTERRUPT; it passes on at once each signal (the Go runtime's
@@ -860,16 +897,12 @@ func stopThreads(tids []int, watch []watched, run, longest time.Duration) (stopS
 }
 
 // loop stops the threads in turn until run has passed and no stop is
-// under way, woken by each SIGCHLD, which the kernel sends the tracer at
-// each stop of a tracee, and by the time of its next step.
+// under way. It looks at the tracees every stopPoll, sooner where its
+// next step is due, sleeping in between on its own thread, so that the
+// Go scheduler, which a loaded machine delays, does not delay its steps.
 func (s *stopper) loop(run time.Duration) error {
-	chld := make(chan os.Signal, 1)
-	signal.Notify(chld, syscall.SIGCHLD)
-	defer signal.Stop(chld)
 	end := time.Now().Add(run)
 	s.next = time.Now()
-	wake := time.NewTimer(0)
-	defer wake.Stop()
 	for {
 		if err := s.reap(); err != nil {
 			return err
@@ -881,33 +914,35 @@ func (s *stopper) loop(run time.Duration) error {
 		if s.cur < 0 && !now.Before(end) {
 			return nil
 		}
-		// Wake for the next step, and at least every 5 ms in case a
-		// SIGCHLD was missed.
-		in := 5 * time.Millisecond
+		at := now.Add(stopPoll)
 		switch {
 		case s.cur < 0:
-			in = min(in, s.next.Sub(now))
+			at = s.next
 		case s.since.IsZero():
-		case s.until.IsZero():
-			in = min(in, s.since.Add(min(stopProbe, s.want)).Sub(now))
+		case !s.until.IsZero():
+			at = s.until
+		case !s.marked.IsZero():
+			at = s.marked.Add(stopRecheck)
 		default:
-			in = min(in, s.until.Sub(now))
+			at = s.since.Add(min(stopProbe, s.want))
 		}
-		wake.Reset(in)
-		select {
-		case <-chld:
-		case <-wake.C:
+		if d := min(time.Until(at), stopPoll); d > 0 {
+			ts := unix.NsecToTimespec(int64(d))
+			unix.Nanosleep(&ts, nil)
 		}
 	}
 }
 
-// step decides at its probe how long the stop under way lasts, lets its
-// thread go once it has lasted that, and, where more are to come and none
-// is under way, stops the next thread at its time.
+// step decides how long the stop under way lasts, lets its thread go once
+// it has lasted that, and, where more are to come and none is under way,
+// stops the next thread at its time.
 func (s *stopper) step(now time.Time, more bool) error {
 	if s.cur >= 0 && !s.since.IsZero() {
-		if s.until.IsZero() && now.Sub(s.since) >= min(stopProbe, s.want) {
-			s.until = s.since.Add(s.probe(now.Sub(s.since)))
+		if s.until.IsZero() {
+			s.decide(now)
+		}
+		if len(s.heldUp) > 0 && s.movedOn() {
+			s.until = now // what held them up was not the stop
 		}
 		if !s.until.IsZero() && !now.Before(s.until) {
 			if err := unix.PtraceCont(s.tids[s.cur], 0); err != nil {
@@ -929,29 +964,68 @@ func (s *stopper) step(now time.Time, more bool) error {
 		return fmt.Errorf("PTRACE_INTERRUPT of thread %d: %w", s.tids[s.cur], err)
 	}
 	s.want = time.Millisecond + time.Duration(rand.Int64N(int64(s.longest-time.Millisecond)+1))
-	s.since, s.until = time.Time{}, time.Time{}
+	s.since, s.marked, s.until = time.Time{}, time.Time{}, time.Time{}
+	s.heldUp = s.heldUp[:0]
 	return nil
 }
 
-// probe returns how long the stop under way, which has lasted held so
-// far, lasts in all: longest where it has held up a watched thread; want
-// where that is at most stopProbe, and one time in eight; else stopProbe.
-func (s *stopper) probe(held time.Duration) time.Duration {
-	for i, w := range s.watch {
-		if s.marks[i].heldUp(w, held) {
+// movedOn reports whether every watched thread the stop under way holds
+// up has ended the operation it was in.
+func (s *stopper) movedOn() bool {
+	for _, i := range s.heldUp {
+		if s.watch[i].word.Load() == s.marks[i].done {
+			return false
+		}
+	}
+	return true
+}
+
+// decide sets until for the stop under way, once it is time: at the probe,
+// it marks the watched threads where one is in a bounded operation, and
+// decides stopRecheck later; else it decides at once. A stop that holds up
+// a watched thread lasts longest, or until the threads it holds up move on
+// (see step); another its length where that is at most stopProbe, and one
+// time in eight; else stopProbe.
+func (s *stopper) decide(now time.Time) {
+	switch {
+	case s.marked.IsZero() && now.Sub(s.since) < min(stopProbe, s.want):
+		return
+	case s.marked.IsZero():
+		s.marks = s.marks[:0]
+		inside := false
+		for _, w := range s.watch {
+			m := w.mark()
+			s.marks = append(s.marks, m)
+			inside = inside || m.done%2 == 1
+		}
+		if inside {
+			s.marked = now
+			return
+		}
+	case now.Sub(s.marked) < stopRecheck:
+		return
+	default:
+		for i, w := range s.watch {
+			if s.marks[i].heldUp(w, now.Sub(s.marked)) {
+				s.heldUp = append(s.heldUp, i)
+			}
+		}
+		if len(s.heldUp) > 0 {
 			s.stats.stalls++
 			s.stats.long++
-			return s.longest
+			s.until = s.since.Add(s.longest)
+			return
 		}
 	}
 	switch {
 	case s.want <= stopProbe:
-		return s.want
+		s.until = s.since.Add(s.want)
 	case rand.IntN(8) == 0:
 		s.stats.long++
-		return s.want
+		s.until = s.since.Add(s.want)
+	default:
+		s.until = s.since.Add(stopProbe)
 	}
-	return stopProbe
 }
 
 // reap takes each tracee's stops that the kernel reports: the one asked
@@ -983,10 +1057,6 @@ func (s *stopper) reap() error {
 			} else if i == s.cur && s.since.IsZero() {
 				// PTRACE_EVENT_STOP, the stop PTRACE_INTERRUPT asked for.
 				s.since = time.Now()
-				s.marks = s.marks[:0]
-				for _, w := range s.watch {
-					s.marks = append(s.marks, w.mark())
-				}
 				continue
 			}
 			if err := unix.PtraceCont(tid, sig); err != nil {
