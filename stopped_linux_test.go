@@ -369,8 +369,8 @@ func (r *stoppedRun) write(i int) {
 }
 
 // report is the reporter, on a thread of its own: it takes the
-// Histogram's Intervals, pause apart, timing each and counting it in the
-// first word, until the run ends.
+// Histogram's Intervals, pause apart, until the run ends, timing each and
+// adding 1 to the first word as it begins each and 1 as it ends it.
 func (r *stoppedRun) report(pause time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
