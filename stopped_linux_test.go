@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/handover"
 	"github.com/tickstamp/counter/internal/race"
 )
 
@@ -449,11 +450,13 @@ func (w *stoppedWriter) flatOut(h *counter.Histogram, stop *atomic.Bool) {
 	r.Close()
 }
 
-// churn makes a Recorder, records 100 to 200 spans into it and closes it,
-// until stop, timing the 65th span apart (a Recorder's first 64 spans go
-// to one of the Histogram's locks, and the 65th attaches a tally of its
-// own; see Recorder), the later ones together, and the Close. It adds 1
-// to done as it begins the attach and the Close, and 1 as it ends them.
+// churn makes a Recorder, records handover.SpillMost + 100 to 200 spans
+// into it and closes it, until stop, timing the span after the first
+// SpillMost apart (a Recorder's first spans go to one of the Histogram's
+// locks, at most SpillMost of them where no Interval begins meanwhile, as
+// when the reporter is stopped, and the next attaches a tally of its own;
+// see Recorder), the later ones together, and the Close. It adds 1 to done
+// as it begins the attach and the Close, and 1 as it ends them.
 func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool, done *atomic.Uint64) {
 	rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
 	attaches, records, closes := w.timings["Attach"], w.timings["Records"], w.timings["Close"]
@@ -465,8 +468,8 @@ func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool, done *ato
 			spans[i] = counter.Tickdelta(1000 + rng.IntN(50000))
 		}
 		r := h.Recorder()
-		for _, d := range spans[:64] {
-			r.Record(d)
+		for i := range handover.SpillMost {
+			r.Record(spans[i%64])
 		}
 		done.Add(1)
 		attaches.time(w.clock, func() { r.Record(spans[64]) })
@@ -476,7 +479,7 @@ func (w *stoppedWriter) churn(h *counter.Histogram, stop *atomic.Bool, done *ato
 				r.Record(d)
 			}
 		})
-		w.recorded += uint64(n)
+		w.recorded += uint64(handover.SpillMost + n - 64)
 		done.Add(1)
 		closes.time(w.clock, r.Close)
 		done.Add(1)
