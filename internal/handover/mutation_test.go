@@ -233,7 +233,7 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
 			"a tally is whole only where its writer's lock is held"},
 		{"collect: a tally taken whole before the copy without seq moved", "collector.go",
-			"if atomic.LoadUint64(&w.seq) != s || tk.ended && s == tk.seq {", "if true {",
+			"if atomic.LoadUint64(&w.seq) != s || ended {", "if true {",
 			"a tally is whole without its journal only where a later record has begun"},
 		{"MarkSpan: no mark", "writer.go",
 			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
@@ -262,6 +262,12 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 		{"retire: a writer whose last record is not yet in a Dist", "collector.go",
 			"if w.pinned || w.flight.holding() && !w.flight.in {", "if w.pinned {",
 			"a record held aside is known only to its listed writer's flight"},
+		{"collect: a record ended after the barrier taken to have written the tally taken", "collector.go",
+			"if j, ok := readJournal(w, s); ok && j.marked && j.gen != old.gen() {\n\t\t\tf.seen = unseen", "if j, ok := readJournal(w, s); ok && false {\n\t\t\t_ = j",
+			"a record that ended may have written the tally installed since, which the next scan must take"},
+		{"ended: a writer's done trusted though its lock's mark follows", "collector.go",
+			"return w.lock == nil && atomic.LoadUint64(&w.done) == s", "return atomic.LoadUint64(&w.done) == s",
+			"a writer with a lock marks its record after done"},
 		{"closedAfter: any Close ends the record in flight", "collector.go",
 			"return w.closedAt.Load() == s+1", "return w.closedAt.Load() != 0",
 			"only the record Close followed has ended"},
@@ -333,7 +339,7 @@ func TestMutations(t *testing.T) {
 	}
 	run := func() (string, bool) {
 		cmd := exec.Command("go", "test", "-tags", "handoverstep", "-count=1",
-			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals|TestCloseNeverWaits|TestRetireRacesARecord|TestIdleWriterWithARecordInFlight)$", "./internal/handover")
+			"-run", "^(TestRecordAtEachStore|TestBarrierBetweenSwapsAndJournals|TestCloseNeverWaits|TestRetireRacesARecord|TestIdleWriterWithARecordInFlight|TestRecordEndsBetweenBarrierAndCollect)$", "./internal/handover")
 		cmd.Dir = scratch
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		out, err := cmd.CombinedOutput()

@@ -709,3 +709,49 @@ func (t *Tally) copyFrom(full *Tally) {
 	}
 	t.prev = full.prev
 }
+
+// TestRecordEndsBetweenBarrierAndCollect stops a record after its seq,
+// lets an Interval load that seq and swap the tally, and resumes the
+// record at the Interval's barrier, so that it loads the tally installed,
+// counts into it (a negative span, counted apart, which a bare tally
+// takes) and ends, done and all, before the Interval reads the writer:
+// the Interval finds the record ended, and the next takes the tally it
+// wrote, although no record has begun since. The record is in exactly one
+// Interval.
+func TestRecordEndsBetweenBarrierAndCollect(t *testing.T) {
+	c := NewCollector(NoBarrier)
+	w := c.NewWriter()
+	for d := range int64(3) {
+		w.Record(1000 + d)
+	}
+	stopped, resume, ended := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		k := 0
+		OnStep = func() {
+			if k++; k == 1 {
+				close(stopped)
+				<-resume
+			}
+		}
+		w.RecordKind(-3, KindNegative)
+		OnStep = nil
+		close(ended)
+	}()
+	<-stopped
+	OnTrace = func(e Event) {
+		if e == EventBarrier {
+			OnTrace = nil
+			close(resume)
+			<-ended
+		}
+	}
+	var got, s Dist
+	for range 3 {
+		c.Interval(&s)
+		got.Merge(&s)
+	}
+	OnTrace = nil
+	if got.Count() != 3 || got.Negative() != 1 {
+		t.Fatalf("the Intervals hold %d spans and %d negative; want 3 and 1", got.Count(), got.Negative())
+	}
+}
