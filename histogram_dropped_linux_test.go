@@ -23,7 +23,7 @@ import (
 // a reporter takes an Interval every 100 ms: no span is lost, the heap's
 // peak stays bounded, and so do Interval's times, as the Histogram takes a
 // Recorder idle for two Intervals off its list whether it was closed or
-// not. COUNTER_DROPPED sets how many Recorders a run makes (10⁶ for the
+// not. COUNTER_CLIFF sets how many Recorders a run makes (10⁶ for the
 // issue's figures; fewer by default, for CI), and the bounds asserted are
 // ones a loaded 2-vCPU machine meets: the figures go to the log.
 func TestDroppedRecordersNoCliff(t *testing.T) {
@@ -31,7 +31,7 @@ func TestDroppedRecordersNoCliff(t *testing.T) {
 		t.Skip("makes hundreds of thousands of Recorders")
 	}
 	total := 100_000
-	if v, err := strconv.Atoi(os.Getenv("COUNTER_DROPPED")); err == nil && v > 0 {
+	if v, err := strconv.Atoi(os.Getenv("COUNTER_CLIFF")); err == nil && v > 0 {
 		total = v
 	}
 	for _, spans := range []int{65, 100, 1000} {
