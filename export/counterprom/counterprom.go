@@ -161,8 +161,9 @@ var (
 	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
 	// ErrNilSource is the refusal of a source that cannot be read: nil, a
 	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]),
-	// and NewFamily's of a nil or zero Family. It is export.ErrNilSource,
-	// which counterotel refuses too.
+	// and NewFamily's of a nil or zero Family or FamilyTap
+	// ([export.CheckFamilySource]). It is export.ErrNilSource, which
+	// counterotel refuses too.
 	ErrNilSource = export.ErrNilSource
 )
 
