@@ -62,8 +62,9 @@ const defaultFamilyLimit = 2000
 // has used and each Recorder, of a size that follows the range of its
 // spans, and as many spares at most. The Family adds a copy of each set of values, a table of at most
 // max(8, 4·limit) pointers to find them, and one Snapshot for Interval. A
-// forgotten series' memory is kept for as many Intervals again as
-// ForgetIdle's count, and then left to the garbage collector.
+// forgotten series' memory is kept until it has been idle for as many
+// Intervals again as ForgetIdle's count, then left to the garbage
+// collector.
 //
 // The zero Family is not usable: make one with NewFamily.
 type Family struct {
@@ -211,10 +212,11 @@ func quoteList(s []string) string {
 // do two long values that differ only past the cut. Such a value costs a
 // copy at each call. Past the limit, a set that has no series gets the
 // overflow series. A series that the Family forgot ([Family.ForgetIdle])
-// is made anew, or taken back where Interval still reads it. Values not as many as the labels are a mistake in the code, and
-// With panics with an error that wraps [ErrLabels] and names the labels
-// and the values, as client_golang's WithLabelValues panics; [Family.Get]
-// returns that error instead. Once the series exists (the overflow series
+// is made anew, or taken back where Interval still reads it. Values not
+// as many as the labels are a mistake in the code, and With panics with
+// an error that wraps [ErrLabels] and names the labels and the values, as
+// client_golang's WithLabelValues panics; [Family.Get] returns that error
+// instead. Once the series exists (the overflow series
 // too), With takes no lock and does not allocate.
 func (f *Family) With(values ...string) *Histogram {
 	if f == nil {
@@ -485,28 +487,25 @@ func (f *Family) Len() int {
 
 // ForgetIdle makes the Family forget each series, the overflow series
 // never, that held no span, nor one counted apart, in its last intervals
-// [Family.Interval] calls, those before the call included, so that sets
-// of values that come and go free their places under the limit. 0, the
-// default, forgets none; a negative intervals is refused with an error
-// wrapping [ErrLimit]. It may be called at any time, from any goroutine,
-// and holds from the next Interval on.
+// [Family.Interval] calls (those before the call count), at the end of the
+// last: Len no longer counts it, Interval no longer visits it, and With of
+// its values makes a series anew, so that sets of values that come and go
+// free their places under the limit. 0, the default, forgets none; a
+// negative intervals is refused with an error wrapping [ErrLimit]. It
+// holds from the next Interval on.
 //
-// A series is forgotten at the end of the Interval that finds it idle for
-// the intervals-th time: Len no longer counts it, later Intervals do not
-// visit it, and With of its values makes a series anew. Its Histogram is
-// not dropped at once, since a goroutine that got it from With before, or
-// records into a [Recorder] of it, may record on: up to the intervals-th
-// Interval after it was forgotten, and as long as it holds spans, each
-// Interval visits it, under its values, where it holds any, and With of
-// its values takes it back. A span recorded into it later than that is
-// lost; so where series are forgotten, take a series from With for each
-// span, or batch of spans, rather than keeping it.
+// A forgotten series' Histogram, which a goroutine may still record into
+// (it got it from With before, or records through a [Recorder] of it), is
+// read on until it has been idle for intervals Intervals again: each
+// Interval visits it, under its values, where it holds spans, and With of
+// its values takes it back. A span recorded into it after that is lost:
+// where series are forgotten, take a series from With for each span or
+// batch of spans, rather than keeping it.
 //
-// A reader takes a series that an Interval does not visit for gone, and
-// drops what it kept of it: where its values come back, a cumulative
-// reader starts their series from zero, which Prometheus reads as a
-// counter reset and OpenTelemetry as a point with a new start time. An
-// export.FamilyFeed takes one Family Interval for each of its Taps'.
+// A reader drops a series that an Interval does not visit, so a series
+// whose values come back starts from zero: a counter reset to Prometheus,
+// a new start time to OpenTelemetry. An export.FamilyFeed takes one Family
+// Interval for each of its Taps'.
 func (f *Family) ForgetIdle(intervals int) error {
 	f.mustNotBeNil("ForgetIdle")
 	if intervals < 0 {
