@@ -173,38 +173,42 @@ func TestFamilyForgottenSpans(t *testing.T) {
 	// (The new a, idle, is forgotten in the Intervals below.)
 
 	// Taken back within the window: the same Histogram, a member again,
-	// last in the order, with the spans of its time away.
+	// last in the order, whose count of idle Intervals starts afresh.
 	b := f.With("b")
-	for range n {
+	for range n + 1 { // forgotten at the end of the n-th, then idle once more
 		tick()
 	}
-	b.Record(50)
 	if got := f.With("b"); got != b {
 		t.Fatal("With of a series forgotten lately made a new one; want it taken back")
 	}
-	b.Record(60)
 	v = tick()
-	if want := [][]string{{"other"}, {"b"}, nil}; !slices.EqualFunc(v.values, want, slices.Equal) || v.counts[1] != 2 {
-		t.Errorf("visited %q with %d spans; want %q, b with 2", v.values, v.counts, want)
+	if want := [][]string{{"other"}, {"b"}, nil}; !slices.EqualFunc(v.values, want, slices.Equal) {
+		t.Errorf("visited %q; want %q", v.values, want)
 	}
 	if f.Len() != 3 {
-		t.Errorf("Len = %d; want 3, b counted again", f.Len())
+		t.Errorf("Len = %d after b was taken back and idle once; want 3, b a member still", f.Len())
+	}
+	b.Record(60)
+	if v := tick(); !slices.EqualFunc(v.values, [][]string{{"other"}, {"b"}, nil}, slices.Equal) || v.counts[1] != 1 {
+		t.Errorf("visited %q with %d spans; want b with 1", v.values, v.counts)
 	}
 }
 
-// TestFamilyForgetsWhileIntervalRuns: a series taken back, or made, while
-// an Interval runs is not forgotten at its end, however long it was idle,
-// and the next Interval visits it once; one forgotten and not taken back
-// is dropped after as many Intervals again.
+// TestFamilyForgetsWhileIntervalRuns: with ForgetIdle(2), a series taken
+// back, or made, while an Interval runs is not forgotten at its end,
+// however long it was idle, and counts its idle Intervals from then: the
+// next two Intervals visit it, once each, and forget it. One forgotten and
+// not taken back is dropped after two Intervals more.
 func TestFamilyForgetsWhileIntervalRuns(t *testing.T) {
 	f := mustFamily(t, []string{"k"}, 0)
-	if err := f.ForgetIdle(1); err != nil {
+	if err := f.ForgetIdle(2); err != nil {
 		t.Fatal(err)
 	}
 	f.With("c")
 	a := f.With("a")
 	f.overflowSeries() // so that each Interval has a series to visit
-	visitAll(f)        // a and c forgotten
+	visitAll(f)
+	visitAll(f) // a and c forgotten
 	f.Interval(func(values []string, _ *Snapshot) {
 		if values != nil {
 			t.Errorf("visited %q, empty and forgotten", values)
@@ -218,12 +222,24 @@ func TestFamilyForgetsWhileIntervalRuns(t *testing.T) {
 	f.mu.Lock()
 	members, forgotten := len(f.members), len(f.forgotten)
 	f.mu.Unlock()
-	if members != 2 || forgotten != 0 {
-		t.Errorf("%d members and %d series read as forgotten; want a and b, and c dropped", members, forgotten)
+	if members != 2 || forgotten != 1 {
+		t.Errorf("%d members and %d series read as forgotten; want a and b, and c", members, forgotten)
 	}
-	v := visitAll(f)
-	if want := [][]string{{"a"}, {"b"}, nil}; !slices.EqualFunc(v.values, want, slices.Equal) {
-		t.Errorf("the next Interval visited %q; want %q", v.values, want)
+	for i := range 2 {
+		v := visitAll(f)
+		if want := [][]string{{"a"}, {"b"}, nil}; !slices.EqualFunc(v.values, want, slices.Equal) {
+			t.Errorf("Interval %d after a was taken back visited %q; want %q", i, v.values, want)
+		}
+	}
+	// a and b, idle twice, are forgotten now; c is dropped.
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var got [][]string
+	for _, m := range f.forgotten {
+		got = append(got, m.values)
+	}
+	if want := [][]string{{"a"}, {"b"}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("read as forgotten: %q; want %q, c dropped", got, want)
 	}
 }
 
