@@ -16,9 +16,10 @@ import (
 // until the readable results (Summary and its String, Snapshot's String,
 // Summary and Draw, Tickdelta's Seconds and Nanoseconds, FloorSpans) each
 // earned a place, and 119 once Family (NewFamily, With, Get, Labels, Len,
-// Interval, ErrLabels and ErrLimit) did, and 123 once exemplars (Exemplar,
-// its two RecordExemplars and Snapshot.Exemplars) did.
-const maxExported = 123
+// Interval, ErrLabels and ErrLimit) did, 123 once exemplars (Exemplar,
+// its two RecordExemplars and Snapshot.Exemplars) did, and 124 once
+// Family.ForgetIdle did, which frees a Family's limit of idle series.
+const maxExported = 124
 
 // TestExportedIdentifiers counts the root package's exported identifiers
 // as a user meets them in the linux/amd64 build: types, functions, methods

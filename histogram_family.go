@@ -26,7 +26,8 @@ var (
 	ErrLabels = errors.New("counter: invalid labels")
 
 	// ErrLimit is wrapped by NewFamily's refusal of a negative limit on
-	// the number of a family's series.
+	// the number of a family's series, and ForgetIdle's of a negative
+	// count of Intervals.
 	ErrLimit = errors.New("counter: invalid series limit")
 )
 
@@ -44,10 +45,12 @@ const defaultFamilyLimit = 2000
 // package, read at go.opentelemetry.io/otel/sdk/metric v1.47.0): the first
 // limit−1 sets of values each get a series of their own, and every set
 // after them shares one overflow series, made at its first use, whose
-// values are nil (the SDK's otel.metric.overflow=true). Unlike the SDK,
-// which forgets its sets at each delta collection, a Family keeps its series
-// for its life: a set that has a series keeps it, and past the limit a new
-// set never gets one.
+// values are nil (the SDK's otel.metric.overflow=true). By default a
+// Family keeps its series for its life, as Prometheus's cumulative series
+// expect: a set that has a series keeps it, and past the limit a new set
+// never gets one. [Family.ForgetIdle] makes it forget idle series instead,
+// as the SDK forgets its sets at each delta collection, so that the limit
+// frees up.
 //
 // Each series is a Histogram with S locks, S being GOMAXPROCS as NewFamily
 // found it rounded up to a power of two, at least 2 and at most 1024 (up
@@ -58,7 +61,10 @@ const defaultFamilyLimit = 2000
 // Histogram holds for what was recorded: a tally for each lock a goroutine
 // has used and each Recorder, of a size that follows the range of its
 // spans, and as many spares at most. The Family adds a copy of each set of values, a table of at most
-// max(8, 4·limit) pointers to find them, and one Snapshot for Interval.
+// max(8, 4·limit) pointers to find them, and one Snapshot for Interval. A
+// forgotten series' memory is kept until it has been idle for as many
+// Intervals again as ForgetIdle's count, then left to the garbage
+// collector.
 //
 // The zero Family is not usable: make one with NewFamily.
 type Family struct {
@@ -74,20 +80,23 @@ type Family struct {
 	// new member into an empty slot of the table (a reader sees the slot
 	// empty or the member whole, as the store publishes it) or, where more
 	// than half the slots would be full, publishes a table twice as large
-	// that holds every member. A reader that misses a member added
-	// meanwhile looks again under mu.
+	// that holds every member. Forgetting, under mu, publishes a table of
+	// the members left. A reader that misses a member added meanwhile
+	// looks again under mu; one that finds a member forgotten meanwhile
+	// gets its Histogram, which Interval still reads (forgotten).
 	table atomic.Pointer[familyTable]
-	// full reports whether the Family has its limit−1 members. It is
-	// stored after the last member's insert, so a reader that loads it
-	// before the table finds every member in the table.
-	full atomic.Bool
 	// overflow is the overflow series, nil until its first use.
 	overflow atomic.Pointer[Histogram]
+	// forget is ForgetIdle's count of Intervals, 0 for never.
+	forget atomic.Int64
 
-	// mu is held to add a member or make the overflow series; it guards
-	// members, which are in the order they were made.
-	mu      sync.Mutex
-	members []*member
+	// mu is held to add a member, make the overflow series, or forget; it
+	// guards members, which are in the order they were made (or taken
+	// back), forgotten, the members forgotten that Interval still reads,
+	// and each member's idle and gone.
+	mu        sync.Mutex
+	members   []*member
+	forgotten []*member
 
 	// interval is held by Interval throughout, so that calls take turns;
 	// it guards scratch and values, what Interval hands to visit, and
@@ -99,11 +108,20 @@ type Family struct {
 }
 
 // A member is a series of its own: its values, which the Family owns, and
-// their hash.
+// their hash. Its first three fields never change once it is in a table.
 type member struct {
 	hash   uint64
 	values []string
 	h      *Histogram
+
+	// held reports whether the series' last Interval held a span: Interval
+	// alone writes and reads it, holding f.interval.
+	held bool
+	// idle counts the Intervals in a row that found the series without a
+	// span, since it was made, taken back or forgotten; gone reports
+	// whether it is forgotten. f.mu guards both.
+	idle int
+	gone bool
 }
 
 // A familyTable is an open-addressed hash table of members, probed
@@ -111,6 +129,27 @@ type member struct {
 // that a probe meets an empty slot.
 type familyTable struct {
 	slots []atomic.Pointer[member]
+	// full reports whether the table holds the Family's limit−1 members.
+	// It is stored after the last member's insert, and a table that is
+	// full takes no other (a table that forgetting publishes is a new
+	// one), so a reader that loads it before probing finds every member
+	// in the table, and knows the Family was full while the table was its
+	// own.
+	full atomic.Bool
+}
+
+// newFamilyTable returns a table of the members, of the least power of two
+// of slots, at least 8, that leaves at least half of them empty.
+func newFamilyTable(members []*member) *familyTable {
+	n := 8
+	for 2*len(members) > n {
+		n *= 2
+	}
+	t := &familyTable{slots: make([]atomic.Pointer[member], n)}
+	for _, m := range members {
+		t.insert(m)
+	}
+	return t
 }
 
 // NewFamily returns an empty Family whose series are keyed by the label
@@ -144,8 +183,9 @@ func NewFamily(labels []string, limit int) (*Family, error) {
 		shards: runtime.GOMAXPROCS(0),
 		seed:   maphash.MakeSeed(),
 	}
-	f.table.Store(&familyTable{slots: make([]atomic.Pointer[member], 8)})
-	f.full.Store(limit == 1)
+	t := newFamilyTable(nil)
+	t.full.Store(limit == 1)
+	f.table.Store(t)
 	return f, nil
 }
 
@@ -171,21 +211,22 @@ func quoteList(s []string) string {
 // ending in "…" (U+2026); so "a\xff" and "a\uFFFD" share a series, and so
 // do two long values that differ only past the cut. Such a value costs a
 // copy at each call. Past the limit, a set that has no series gets the
-// overflow series. Values not as many as the labels are a mistake in the code, and
-// With panics with an error that wraps [ErrLabels] and names the labels
-// and the values, as client_golang's WithLabelValues panics; [Family.Get]
-// returns that error instead. Once the series exists (the overflow series
+// overflow series. A series that the Family forgot ([Family.ForgetIdle])
+// is made anew, or taken back where Interval still reads it. Values not
+// as many as the labels are a mistake in the code, and With panics with
+// an error that wraps [ErrLabels] and names the labels and the values, as
+// client_golang's WithLabelValues panics; [Family.Get] returns that error
+// instead. Once the series exists (the overflow series
 // too), With takes no lock and does not allocate.
 func (f *Family) With(values ...string) *Histogram {
 	if f == nil {
 		panic("counter: Family.With on a nil *Family: make one with NewFamily")
 	}
-	// full is loaded before the table: see its doc.
-	full := f.full.Load()
 	t := f.table.Load()
 	if t == nil {
 		panic("counter: the zero Family has no labels: make one with NewFamily")
 	}
+	full := t.full.Load() // before the probe: see its doc
 	if len(values) != len(f.labels) {
 		panic(f.countError("With", values))
 	}
@@ -360,9 +401,12 @@ func (f *Family) add(hash uint64, values []string) *Histogram {
 	if len(f.members) >= f.limit-1 {
 		return f.overflowLocked()
 	}
-	m := &member{hash: hash, values: make([]string, len(values)), h: f.newSeries()}
-	for i, v := range values {
-		m.values[i] = strings.Clone(v)
+	m := f.takeBack(hash, values)
+	if m == nil {
+		m = &member{hash: hash, values: make([]string, len(values)), h: f.newSeries()}
+		for i, v := range values {
+			m.values[i] = strings.Clone(v)
+		}
 	}
 	f.members = append(f.members, m)
 	if 2*len(f.members) <= len(t.slots) {
@@ -373,11 +417,26 @@ func (f *Family) add(hash uint64, values []string) *Histogram {
 			bigger.insert(m)
 		}
 		f.table.Store(bigger)
+		t = bigger
 	}
 	if len(f.members) == f.limit-1 {
-		f.full.Store(true)
+		t.full.Store(true)
 	}
 	return m.h
+}
+
+// takeBack returns the forgotten member of values, of hash hash, made a
+// member again, or nil where there is none: a series forgotten so lately
+// that Interval still reads it, whose Histogram a goroutine may still
+// record into. f.mu is held; Interval takes it off forgotten.
+func (f *Family) takeBack(hash uint64, values []string) *member {
+	for _, m := range f.forgotten {
+		if m.gone && m.hash == hash && slices.Equal(m.values, values) {
+			m.gone, m.idle = false, 0
+			return m
+		}
+	}
+	return nil
 }
 
 // overflowSeries returns the overflow series, made on the first call.
@@ -426,6 +485,36 @@ func (f *Family) Len() int {
 	return n
 }
 
+// ForgetIdle makes the Family forget each series, the overflow series
+// never, that held no span, nor one counted apart, in its last intervals
+// [Family.Interval] calls (those before the call count), at the end of the
+// last: Len no longer counts it, Interval no longer visits it, and With of
+// its values makes a series anew, so that sets of values that come and go
+// free their places under the limit. 0, the default, forgets none; a
+// negative intervals is refused with an error wrapping [ErrLimit]. It
+// holds from the next Interval on.
+//
+// A forgotten series' Histogram, which a goroutine may still record into
+// (it got it from With before, or records through a [Recorder] of it), is
+// read on until it has been idle for intervals Intervals again: each
+// Interval visits it, under its values, where it holds spans, and With of
+// its values takes it back. A span recorded into it after that is lost:
+// where series are forgotten, take a series from With for each span or
+// batch of spans, rather than keeping it.
+//
+// A reader drops a series that an Interval does not visit, so a series
+// whose values come back starts from zero: a counter reset to Prometheus,
+// a new start time to OpenTelemetry. An export.FamilyFeed takes one Family
+// Interval for each of its Taps'.
+func (f *Family) ForgetIdle(intervals int) error {
+	f.mustNotBeNil("ForgetIdle")
+	if intervals < 0 {
+		return &wrapError{msg: "counter: Family.ForgetIdle(" + strconv.Itoa(intervals) + "): a negative count of Intervals; give 0 to forget no series", wrapped: ErrLimit}
+	}
+	f.forget.Store(int64(intervals))
+	return nil
+}
+
 // Interval takes the [Histogram.Interval] of every series, in the order
 // they were made and the overflow series last, into one Snapshot it
 // reuses, and calls visit with each: values are the series' label values,
@@ -433,17 +522,20 @@ func (f *Family) Len() int {
 // [MaxValueLen] bytes, and nil for the overflow series. s and
 // values are valid only during the call; copy what you keep (s with
 // [Snapshot.Merge]). Every series is visited, empty or not; a series made
-// while Interval runs is visited from the next call on. The Intervals of
+// while Interval runs is visited from the next call on; a series
+// forgotten lately ([Family.ForgetIdle]) is visited where it holds spans,
+// after the others and before the overflow series. The Intervals of
 // all the series pass one barrier (see [Histogram.Interval]), not one
 // each; each series' Interval is held from before that barrier until its
 // visit, so visit must not call the Interval of the Family or of any of
 // its series (calls to Interval take turns). After its first call it
-// allocates only where a series' Histogram.Interval does.
+// allocates only where a series' Histogram.Interval does, or to forget.
 //
 // As a Histogram's, a Family's Interval takes the spans, so a Family has
-// one reader: two would each get part of the spans. An exporter of a
-// Family that another exporter reads is refused (the error wraps
-// export.ErrSecondReader); there is no Feed of a Family. A series'
+// one reader: two would each get part of the spans. To read a Family in
+// several places, make an export.FamilyFeed of it and give each reader a
+// FamilyTap. An exporter or a FamilyFeed of a Family that another reads
+// is refused (the error wraps export.ErrSecondReader). A series'
 // Histogram, from With, may also be read with its own Interval, or by an
 // exporter of its own, and that is not refused, but each span goes to
 // exactly one Interval: the two readers would split the series' spans,
@@ -463,9 +555,12 @@ func (f *Family) Interval(visit func(values []string, s *Snapshot)) {
 		f.scratch = new(Snapshot)
 	}
 	f.mu.Lock()
-	members, overflow := f.members, f.overflow.Load()
+	// The members taken back since the last Interval are members again.
+	f.forgotten = slices.DeleteFunc(f.forgotten, func(m *member) bool { return !m.gone })
+	members, forgotten, overflow := f.members, f.forgotten, f.overflow.Load()
 	f.mu.Unlock()
-	f.intervalEach(members, overflow, visit)
+	f.intervalEach(members, forgotten, overflow, visit)
+	f.tend(members, forgotten)
 }
 
 // mustNotBeNil panics, naming the method call, where f is nil.
@@ -475,30 +570,90 @@ func (f *Family) mustNotBeNil(call string) {
 	}
 }
 
-// intervalEach takes each series' Interval into f.scratch in turn and
-// visits it: the members in order, then overflow where it is not nil. The
-// Intervals pass one barrier for the whole
-// family (handover.Intervals), not one a series. f.interval is held.
-func (f *Family) intervalEach(members []*member, overflow *Histogram, visit func(values []string, s *Snapshot)) {
+// intervalEach takes each series' Interval into f.scratch in turn, notes
+// in each member's held whether it holds a span, and visits it: the
+// members in order, then the forgotten ones that hold a span, then
+// overflow where it is not nil. The Intervals pass one barrier for the
+// whole family (handover.Intervals), not one a series. f.interval is held.
+func (f *Family) intervalEach(members, forgotten []*member, overflow *Histogram, visit func(values []string, s *Snapshot)) {
 	f.collectors = f.collectors[:0]
-	for _, m := range members {
-		m.h.forgetOwners()
-		f.collectors = append(f.collectors, m.h.c)
+	for _, list := range [][]*member{members, forgotten} {
+		for _, m := range list {
+			m.h.forgetOwners()
+			f.collectors = append(f.collectors, m.h.c)
+		}
 	}
 	if overflow != nil {
 		overflow.forgetOwners()
 		f.collectors = append(f.collectors, overflow.c)
 	}
-	// valuesOf returns the values of the series of collector i.
-	valuesOf := func(i int) []string {
-		if i < len(members) {
-			f.values = append(f.values[:0], members[i].values...)
-			return f.values
-		}
-		return nil
-	}
 	handover.Intervals(f.collectors, &f.scratch.d, func(i int) {
-		visit(valuesOf(i), f.scratch)
+		var m *member
+		switch {
+		case i < len(members):
+			m = members[i]
+		case i < len(members)+len(forgotten):
+			m = forgotten[i-len(members)]
+		default:
+			visit(nil, f.scratch)
+			return
+		}
+		m.held = !f.scratch.d.Empty()
+		if i >= len(members) && !m.held {
+			return // forgotten, and rightly so
+		}
+		f.values = append(f.values[:0], m.values...)
+		visit(f.values, f.scratch)
 	})
 	clear(f.collectors)
+}
+
+// tend counts the Intervals each series of the Interval just taken has
+// been idle, members and forgotten ones alike, then stops reading the
+// forgotten ones idle for ForgetIdle's count of Intervals (at least one)
+// and forgets the members idle for as many, where the count is not 0.
+// Forgetting publishes a table of the members left. f.interval is held.
+func (f *Family) tend(members, forgotten []*member) {
+	n := int(f.forget.Load())
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	forget := 0
+	for _, m := range members {
+		m.idle = idleAfter(m)
+		if n > 0 && m.idle >= n {
+			forget++
+		}
+	}
+	for _, m := range forgotten {
+		if m.gone { // not taken back meanwhile
+			m.idle = idleAfter(m)
+		}
+	}
+	// The forgotten members that stay: those taken back are members, and
+	// the others are read until they have been idle long enough again.
+	f.forgotten = slices.DeleteFunc(f.forgotten, func(m *member) bool { return !m.gone || m.idle >= max(n, 1) })
+	if forget == 0 {
+		return
+	}
+	// Only the members this Interval read are idle: one made or taken
+	// back meanwhile has an idle of 0.
+	f.members = slices.DeleteFunc(f.members, func(m *member) bool {
+		if m.gone = m.idle >= n; m.gone {
+			m.idle = 0
+			f.forgotten = append(f.forgotten, m)
+		}
+		return m.gone
+	})
+	t := newFamilyTable(f.members)
+	t.full.Store(len(f.members) == f.limit-1)
+	f.table.Store(t)
+}
+
+// idleAfter returns m's count of idle Intervals after the Interval whose
+// held it notes.
+func idleAfter(m *member) int {
+	if m.held {
+		return 0
+	}
+	return m.idle + 1
 }

@@ -325,7 +325,8 @@ func panicOf(call func()) (err error) {
 
 // TestFamilyNoAllocation: With and Get allocate nothing for a set that has
 // a series, variadic call included, nor for the overflow series once made;
-// Interval nothing after its first calls.
+// Interval nothing after its first calls, with ForgetIdle too where it
+// forgets nothing.
 func TestFamilyNoAllocation(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector makes calls allocate")
@@ -361,6 +362,12 @@ func TestFamilyNoAllocation(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, round); n != 0 {
 		t.Errorf("Record and Interval allocate %v times a round; want 0", n)
+	}
+	if err := f.ForgetIdle(1); err != nil { // each series holds a span in each round
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, round); n != 0 {
+		t.Errorf("with ForgetIdle, Record and Interval allocate %v times a round that forgets nothing; want 0", n)
 	}
 }
 

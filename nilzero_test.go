@@ -68,6 +68,7 @@ func TestNilAndZero(t *testing.T) {
 		{Fn: (*counter.Anchor).Run},
 		{Fn: (*counter.Anchor).Time},
 
+		{Fn: (*counter.Family).ForgetIdle, Valid: map[string]string{"zero f": "the zero Family has no series to forget"}},
 		{Fn: (*counter.Family).Get},
 		{Fn: (*counter.Family).Interval},
 		{Fn: (*counter.Family).Labels, Valid: map[string]string{"zero f": "the zero Family has no labels, which is how an exporter tells it"}},

@@ -1,5 +1,6 @@
 // Package bench holds side-by-side benchmarks of counter against its peers,
-// and the command that draws the README's figure of them.
+// the command that draws the README's figure of them, and a test of the
+// two exporters at once.
 //
 //   - BenchmarkRecord and BenchmarkRecordParallel time recording one span,
 //     from one goroutine and from several, into counter's Histogram and
@@ -27,6 +28,9 @@
 //     record into it.
 //   - BenchmarkHarness sets countertest.Bench beside loov/hrtime's
 //     hrtesting.
+//   - TestFamilyFeedBothExporters shares one Family between counterprom
+//     and counterotel through an export.FamilyFeed, and checks that each
+//     gets every span: this is the one module that has both.
 //   - BenchmarkRead sets each of Counter's reads beside its instructions
 //     alone and beside a call of its stub with no Go code around it, from
 //     internal/bare, whose assembly internal/bare/baregen writes.

@@ -1,8 +1,9 @@
-// Package export holds what every exporter of a [counter.Histogram] shares:
-// a [Source] of spans, a [Feed] that lets several readers take one
-// Histogram's spans each for themselves, spans in seconds, the values at
-// which a [counter.Snapshot]'s spans are counted, and the bucket indexes
-// of exponential histograms ([Exponential]).
+// Package export holds what every exporter of a [counter.Histogram] or a
+// [counter.Family] shares: a [Source] of spans and a [Feed] that lets
+// several readers take one Histogram's spans each for themselves; a
+// [FamilySource] and a [FamilyFeed], the same for a Family; spans in
+// seconds; the values at which a [counter.Snapshot]'s spans are counted;
+// and the bucket indexes of exponential histograms ([Exponential]).
 //
 // The integrations are modules of their own, so that a program that exports
 // to Prometheus gets no OpenTelemetry in its go.mod and the other way round:
@@ -26,8 +27,10 @@
 // each reader its own [Tap]: each Tap's Interval then holds every span
 // recorded since that Tap's previous Interval, whatever the other Taps took.
 // Calling the Histogram's own Interval besides takes spans from all of them.
-// A second Feed or exporter of a Histogram, a Family or a Tap is refused
-// with an error wrapping [ErrSecondReader].
+// A Family is shared the same way: an exporter reads a [FamilySource], a
+// *counter.Family or a [FamilyTap] of a [FamilyFeed]. A second Feed,
+// FamilyFeed or exporter of a Histogram, a Family, a Tap or a FamilyTap is
+// refused with an error wrapping [ErrSecondReader].
 package export
 
 import (

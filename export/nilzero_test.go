@@ -29,6 +29,11 @@ func TestNilAndZero(t *testing.T) {
 			}
 			return f.Tap()
 		}),
+		zerocall.Make(func() *counter.Family { return newFamily(t, 0, "route") }),
+		zerocall.Make[export.FamilySource](func() export.FamilySource { return newFamily(t, 0, "route") }),
+		zerocall.Make(func() *export.FamilyFeed { return mustFamilyFeed(t, newFamily(t, 0, "route")) }),
+		zerocall.Make(func() *export.FamilyTap { return mustFamilyFeed(t, newFamily(t, 0, "route")).Tap() }),
+		zerocall.Make(func() func([]string, *counter.Snapshot) { return func([]string, *counter.Snapshot) {} }),
 	}
 	zeroExp := map[string]string{"zero e": "the zero Exponential is scale 0, base 2 (its doc)"}
 	zeroRate := "0 at the zero TickRate (the doc)"
@@ -46,5 +51,12 @@ func TestNilAndZero(t *testing.T) {
 		{Fn: (*export.Feed).Tap},
 		{Fn: (*export.Tap).Close, Valid: map[string]string{"zero t": "the zero Tap has nothing to close (its doc)"}},
 		{Fn: (*export.Tap).Interval, Valid: map[string]string{"zero t": "the zero Tap reads as empty (its doc)", "zero dst": "an empty Snapshot is a ready dst"}},
+
+		{Fn: export.CheckFamilySource},
+		{Fn: export.NewFamilyFeed},
+		{Fn: (*export.FamilyFeed).Tap},
+		{Fn: (*export.FamilyTap).Close, Valid: map[string]string{"zero t": "the zero FamilyTap has nothing to close (its doc)"}},
+		{Fn: (*export.FamilyTap).Interval, Valid: map[string]string{"zero t": "the zero FamilyTap visits nothing (its doc)"}},
+		{Fn: (*export.FamilyTap).Labels, Valid: map[string]string{"zero t": "the zero FamilyTap has no labels, which is how an exporter tells it"}},
 	})
 }

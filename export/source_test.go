@@ -75,3 +75,20 @@ func TestCheckSourceSeesOnlyTheSource(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFamilySource(t *testing.T) {
+	for name, src := range spantest.UnreadableFamilySources() {
+		if err := export.CheckFamilySource(src); !errors.Is(err, export.ErrNilSource) {
+			t.Errorf("%s: CheckFamilySource = %v; want ErrNilSource", name, err)
+		}
+	}
+	for name, src := range map[string]export.FamilySource{
+		"a Family":             newFamily(t, 0, "k"),
+		"a FamilyTap":          mustFamilyFeed(t, newFamily(t, 0, "k")).Tap(),
+		"a func of the caller": spantest.FamilyFuncSource(func(func([]string, *counter.Snapshot)) {}),
+	} {
+		if err := export.CheckFamilySource(src); err != nil {
+			t.Errorf("%s: CheckFamilySource = %v; want nil", name, err)
+		}
+	}
+}

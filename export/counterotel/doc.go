@@ -130,12 +130,15 @@
 //     Produce (cumulative points are right for both). To export one
 //     Histogram to two readers, make two Producers and register one Tap of
 //     a Feed of it with each.
+//   - A Family is shared in the same way, through an [export.FamilyFeed]
+//     and an [export.FamilyTap] for each reader.
 //
 // A second reader that an exporter can see is refused: Register and
 // RegisterFamily return an error wrapping [export.ErrSecondReader] for a
-// Histogram, Tap or Family that a Feed, another exporter or another
-// registration reads. A registration reads its Source or Family until the
-// Producer is garbage-collected, or for a Tap until the Tap's Close.
+// Histogram, Tap, Family or FamilyTap that a Feed, a FamilyFeed, another
+// exporter or another registration reads. A registration reads its source
+// until the Producer is garbage-collected, or for a Tap or FamilyTap until
+// its Close.
 //
 // Spans a Source had recorded before Register are in the first Produce.
 //
@@ -151,14 +154,19 @@
 // attribute the OpenTelemetry SDK gives its own overflow point, and no
 // label's attribute.
 //
-// A Producer keeps a Family's series as the Family does, for its life:
-// each series' histogram point is reported by every Produce from the first
+// A Producer keeps a Family's series as long as the Family does: each
+// series' histogram point is reported by every Produce from the first
 // that sees it, with a Scale and a start of its own, in the order the
-// Family made the series and the overflow series last. A series' points
-// start at the time of the Produce before the first that saw it, or of
-// RegisterFamily where none did; spans recorded before RegisterFamily are
-// in the first Produce. A Produce takes the spans of every series with one
-// [counter.Family.Interval], and gives their points one Time.
+// Family's Interval visits the series and the overflow series last. A
+// series' points start at the time of the Produce before the first that
+// saw it, or of RegisterFamily where none did; spans recorded before
+// RegisterFamily are in the first Produce. A Produce takes the spans of
+// every series with one [counter.Family.Interval], and gives their points
+// one Time. A series that the Family forgets ([counter.Family.ForgetIdle],
+// off by default, as the SDK forgets a delta collection's idle sets) has
+// no point from the first Produce whose Interval does not visit it, and
+// the Producer keeps nothing of it; where its values come back, their
+// point starts anew, counts and start time.
 //
 // No two points of a metric may have the same attributes, and a family's
 // points have attributes of any value: so RegisterFamily and Register
@@ -183,7 +191,8 @@
 // # Cost
 //
 // A Produce costs one Interval of each registered Source (for a Family,
-// one Family.Interval for all its series) and, for each series, work in
+// one Family.Interval for all its series, and a look-up of each by its
+// values) and, for each series, work in
 // proportion to the buckets of its Interval's Snapshot, a bucket index and
 // an add for each of their values, and to the buckets of its point, which
 // it copies into what it returns, as it copies the point's exemplars: the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tickstamp/counter"
 	"github.com/tickstamp/counter/export"
+	"github.com/tickstamp/counter/export/internal/byvalues"
 	"github.com/tickstamp/counter/export/internal/readers"
 )
 
@@ -55,41 +56,44 @@ func (e *FamilyError) Unwrap() error {
 }
 
 // A familyReg is what a Producer keeps of a registered Family: each of its
-// series that a Produce has seen, in the order the Family made them, and
-// its overflow series.
+// series that the last Produce saw, by its values, and its overflow
+// series.
 type familyReg struct {
-	f        *counter.Family
+	f        export.FamilySource
 	attrs    attribute.Set // the registration's own
 	labels   []string      // f's label names, the keys of its series' attributes
-	members  []*series
+	members  byvalues.Table[*series]
 	overflow *series
 	last     time.Time // the previous Produce's time, or RegisterFamily's
 }
 
-// RegisterFamily adds every series of f to what each Produce exports,
-// each as a data point of the histogram name, in seconds at rate, and of
-// the sums name+".negative" and name+".migrated" once they count a span, as
+// RegisterFamily adds every series of f, a *counter.Family or an
+// [export.FamilyTap], to what each Produce exports, each as a data point
+// of the histogram name, in seconds at rate, and of the sums
+// name+".negative" and name+".migrated" once they count a span, as
 // [Producer.Register] adds one Source: a series' point has the attributes
 // attrs and one string attribute for each of f's labels, whose key is the
 // label's name and whose value is the series' value of it; f's overflow
 // series' point has attrs and otel.metric.overflow=true, as the
 // OpenTelemetry SDK marks its own overflow point, and no label's attribute.
-// The package doc's section on families says when each point starts.
+// The package doc's section on families says when each point starts, and
+// ends.
 //
-// RegisterFamily refuses what Register refuses (a nil or zero f wraps
-// [ErrNilSource]), and with a [*FamilyError]: a label name or attribute
-// key that is empty, not UTF-8, otel.metric.overflow, or both a label
-// name and an attribute key, or an attribute's string value that is not
-// UTF-8 ([ErrInvalidAttribute]), and a registration whose points
-// could have the name and attributes of another registration's
+// RegisterFamily refuses what Register refuses (a nil f, or a zero Family
+// or FamilyTap, wraps [ErrNilSource]), and with a [*FamilyError]: a label
+// name or attribute key that is empty, not UTF-8, otel.metric.overflow, or
+// both a label name and an attribute key, or an attribute's string value
+// that is not UTF-8 ([ErrInvalidAttribute]), and a registration whose
+// points could have the name and attributes of another registration's
 // ([ErrDuplicate]): the package doc says which.
 //
-// RegisterFamily refuses too an f that another exporter or registration
-// reads ([export.ErrSecondReader]). From RegisterFamily on, the
-// registration is f's reader until the Producer is garbage-collected; only
-// the Producer should call f's Interval, or the Interval of any of its
-// series (see the package doc).
-func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.TickRate, attrs ...attribute.KeyValue) error {
+// RegisterFamily refuses too an f that a FamilyFeed, another exporter or
+// another registration reads ([export.ErrSecondReader]). From
+// RegisterFamily on, the registration is f's reader until the Producer is
+// garbage-collected, or for a FamilyTap until its Close; only the Producer
+// should call f's Interval, or the Interval of any of its series (see the
+// package doc).
+func (p *Producer) RegisterFamily(name string, f export.FamilySource, rate counter.TickRate, attrs ...attribute.KeyValue) error {
 	if p == nil {
 		return errNilProducer("RegisterFamily")
 	}
@@ -99,13 +103,17 @@ func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.T
 	if err := checkName(name); err != nil {
 		return err
 	}
-	if f == nil || len(f.Labels()) == 0 {
-		return fmt.Errorf("counterotel: %q: a Family that is nil or was not made by NewFamily: %w", name, ErrNilSource)
+	var labels []string
+	if export.CheckFamilySource(f) == nil {
+		labels = f.Labels()
+	}
+	if len(labels) == 0 { // a Family has a label
+		return fmt.Errorf("counterotel: %q: a Family or FamilyTap that is nil or was not made by NewFamily or FamilyFeed.Tap: %w", name, ErrNilSource)
 	}
 	if rate.Hertz() == 0 {
 		return fmt.Errorf("counterotel: %q: %w", name, export.ErrZeroRate)
 	}
-	set, labels := attribute.NewSet(slices.Clone(attrs)...), f.Labels()
+	set := attribute.NewSet(slices.Clone(attrs)...)
 	if err := checkFamily(name, attrs, &set, labels); err != nil {
 		return err
 	}
@@ -124,7 +132,7 @@ func (p *Producer) RegisterFamily(name string, f *counter.Family, rate counter.T
 			}
 		}
 	}
-	if err := readers.Family(f, p, readerName(name)); err != nil {
+	if err := readers.FamilySource[export.FamilyTap](f, p, readerName(name)); err != nil {
 		return fmt.Errorf("counterotel: %q: %w", name, err)
 	}
 	g := p.group(name)
@@ -239,15 +247,15 @@ func (a pattern) meets(b pattern) bool {
 }
 
 // takeFamily takes the Interval of every series of r's Family, with one
-// Family.Interval, and appends each series' points to b, all at the time
-// of the first visit. The Family visits its series in the order it made
-// them, each at every call, and the overflow series last: so the series
-// the Producer does not have yet are the last members visited. A series
-// first seen here starts at the previous Produce's time. p.mu is held.
+// Interval of its source, and appends each series' points to b, all at the
+// time of the first visit, in the order visited. A series is found by its
+// values; one first seen here starts at the previous Produce's time, and
+// one the Interval does not visit, which the Family forgot, is dropped.
+// p.mu is held.
 func (p *Producer) takeFamily(b *batch, r *registration) {
 	fr := r.fam
 	var now time.Time
-	i := 0 // the place of the next member visited
+	fr.members.Begin()
 	fr.f.Interval(func(values []string, s *counter.Snapshot) {
 		if now.IsZero() {
 			now = time.Now()
@@ -260,14 +268,15 @@ func (p *Producer) takeFamily(b *batch, r *registration) {
 			}
 			sr = fr.overflow
 		default:
-			if i == len(fr.members) {
-				fr.members = append(fr.members, p.newSeries(fr.seriesAttrs(values), fr.last))
+			var ok bool
+			if sr, ok = fr.members.Find(values); !ok {
+				sr = p.newSeries(fr.seriesAttrs(values), fr.last)
+				fr.members.Add(values, sr)
 			}
-			sr = fr.members[i]
-			i++
 		}
 		p.take(b, sr, s, r, now)
 	})
+	fr.members.Sweep(nil)
 	if now.IsZero() { // no series yet
 		now = time.Now()
 	}

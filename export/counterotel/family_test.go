@@ -244,11 +244,11 @@ func TestFamilyErrors(t *testing.T) {
 	var nilFamily *counter.Family
 	type call struct {
 		name   string
-		family bool            // RegisterFamily of f, or Register of a new Histogram
-		f      *counter.Family //
+		family bool                // RegisterFamily of f, or Register of a new Histogram
+		f      export.FamilySource //
 		attrs  []attribute.KeyValue
 	}
-	fam := func(name string, f *counter.Family, attrs ...attribute.KeyValue) call {
+	fam := func(name string, f export.FamilySource, attrs ...attribute.KeyValue) call {
 		return call{name, true, f, attrs}
 	}
 	reg := func(name string, attrs ...attribute.KeyValue) call { return call{name, false, nil, attrs} }
@@ -299,6 +299,11 @@ func TestFamilyErrors(t *testing.T) {
 			t.Errorf("%s %v: %#v, want a FamilyError of key %q", c.name, c.attrs, err, c.key)
 		default:
 			t.Log(err)
+		}
+	}
+	for name, f := range spantest.UnreadableFamilySources() {
+		if err := p.RegisterFamily("x", f, rate); !errors.Is(err, counterotel.ErrNilSource) {
+			t.Errorf("%s: %v, want ErrNilSource", name, err)
 		}
 	}
 	if err := p.RegisterFamily("x", route, counter.TickRate{}); !errors.Is(err, export.ErrZeroRate) {
@@ -504,5 +509,110 @@ func TestFamilyConcurrent(t *testing.T) {
 		if w := float64(wt.sum) / hz; total < w*(1-1e-12) || total > w*(1+1e-12) {
 			t.Errorf("{%s}: the points' sums add up to %g s, want %g s", name, total, w)
 		}
+	}
+}
+
+// TestFamilyForget collects, through a ManualReader, a Family that forgets
+// a series idle for one Interval, over five collections, in each
+// temporality. A series that records nothing in a Produce's Interval has
+// a point in that Produce and in none after, its sums with it; a new set
+// takes the place under the limit that it freed, not the overflow
+// series'. Where its values come back, their point is a new one: its
+// counts from zero and its StartTime the collection before, which no
+// point of it had reached. A series that records before each collection
+// keeps its start, RegisterFamily's time, and its counts.
+func TestFamilyForget(t *testing.T) {
+	for _, tm := range temporalities {
+		t.Run(tm.name, func(t *testing.T) {
+			hs := newHarness(t, tm.sel)
+			f := newFamily(t, 3, "route") // two series and the overflow
+			if err := f.ForgetIdle(1); err != nil {
+				t.Fatal(err)
+			}
+			before := time.Now()
+			if err := hs.p.RegisterFamily("r", f, rate); err != nil {
+				t.Fatal(err)
+			}
+			after := time.Now()
+			record := func(route string, n int) {
+				for i := range n {
+					f.With(route).Record(counter.Tickdelta(1000 * (i + 1)))
+				}
+			}
+			// A want is a point's cumulative count, its Interval's, its
+			// negative spans of all time, and the collection whose time
+			// it starts at for cumulative temporality (-1: RegisterFamily).
+			type want struct {
+				count, delta uint64
+				negative     int64
+				since        int
+			}
+			var times []time.Time // each collection's
+			check := func(c int, wants map[string]want) {
+				t.Helper()
+				rm := hs.collect(t)
+				dps := histogram(t, rm, "r").DataPoints
+				neg := map[string]int64{}
+				for _, dp := range sumPoints(t, rm, "r.negative") {
+					v, _ := dp.Attributes.Value("route")
+					neg[v.AsString()] = dp.Value
+				}
+				got := map[string]bool{}
+				for _, dp := range dps {
+					v, ok := dp.Attributes.Value("route")
+					if !ok {
+						t.Errorf("collection %d: a point of {%s}", c, dp.Attributes.Encoded(attribute.DefaultEncoder()))
+						continue
+					}
+					route := v.AsString()
+					got[route] = true
+					w, ok := wants[route]
+					if !ok {
+						t.Errorf("collection %d: a point of %s; want none", c, route)
+						continue
+					}
+					// The start: RegisterFamily's, between before and
+					// after, or a collection's.
+					count, negative, since := w.count, w.negative, w.since
+					if tm.want == metricdata.DeltaTemporality {
+						count, since = w.delta, c-1
+						if c > 0 {
+							negative = 0 // a delta sum counts its Produce's
+						}
+					}
+					if dp.Count != count {
+						t.Errorf("collection %d: %s holds %d spans; want %d", c, route, dp.Count, count)
+					}
+					if since < 0 && (dp.StartTime.Before(before) || dp.StartTime.After(after)) ||
+						since >= 0 && !dp.StartTime.Equal(times[since]) {
+						t.Errorf("collection %d: %s starts at %v; want the start of collection %d (-1: RegisterFamily's)", c, route, dp.StartTime, since)
+					}
+					if neg[route] != negative {
+						t.Errorf("collection %d: %s has %d negative spans; want %d", c, route, neg[route], negative)
+					}
+				}
+				for route := range wants {
+					if !got[route] {
+						t.Errorf("collection %d: no point of %s", c, route)
+					}
+				}
+				times = append(times, dps[0].Time)
+			}
+
+			record("/a", 2)
+			record("/b", 3)
+			f.With("/b").Record(-1)
+			check(0, map[string]want{"/a": {2, 2, 0, -1}, "/b": {3, 3, 1, -1}})
+			record("/a", 1)
+			check(1, map[string]want{"/a": {3, 1, 0, -1}, "/b": {3, 0, 1, -1}}) // /b idle: forgotten after
+			record("/a", 1)
+			record("/c", 1) // /b's place
+			check(2, map[string]want{"/a": {4, 1, 0, -1}, "/c": {1, 1, 0, 1}})
+			record("/a", 1)
+			check(3, map[string]want{"/a": {5, 1, 0, -1}, "/c": {1, 0, 0, 1}}) // /c idle: forgotten after
+			record("/a", 1)
+			record("/b", 1) // /b back, in /c's place: a new point
+			check(4, map[string]want{"/a": {6, 1, 0, -1}, "/b": {1, 1, 0, 3}})
+		})
 	}
 }

@@ -69,8 +69,10 @@ var mutations = []mutation{
 		"p.newSeries(fr.seriesAttrs(values), fr.last)", "p.newSeries(fr.seriesAttrs(values), now)"},
 	{"a family's later series start at its registration", "family.go",
 		"\tfr.last = now\n", "\n"},
-	{"a family's series take the spans of the series before", "family.go",
-		"\t\t\tsr = fr.members[i]\n\t\t\ti++\n", "\t\t\tsr = fr.members[max(i-1, 0)]\n\t\t\ti++\n"},
+	{"a family's series are not kept from one Produce to the next", "family.go",
+		"\t\t\t\tfr.members.Add(values, sr)\n", "\n"},
+	{"a series the Family forgot keeps its point's counts and start", "family.go",
+		"\tfr.members.Sweep(nil)\n", "\n"},
 	{"the overflow point is not marked", "family.go",
 		"p.newSeries(fr.overflowAttrs(), fr.last)", "p.newSeries(fr.attrs, fr.last)"},
 	{"each label's attribute has another label's key", "family.go",
@@ -112,5 +114,5 @@ var mutations = []mutation{
 // TestMutations runs the tests of the points on each mutation: each must
 // fail, and the package as it is must pass (internal/mutate).
 func TestMutations(t *testing.T) {
-	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing|TestExemplarSlots|TestExemplarTemporality|TestExemplarFamily|TestExemplarOfContext|TestExemplarAnchor|TestExemplarWithoutSpanID)$`, mutations)
+	mutate.Run(t, `^(TestExpBuckets|TestLimits|TestAgainstSDK|TestTemporality|TestTemporalitySwitch|TestDefaultLimits|TestNothingRecorded|TestFamily|TestFamilyErrors|TestFamilyForget|TestNegativeAndMigrated|TestSeveralRegistrations|TestProduceKeepsNothing|TestExemplarSlots|TestExemplarTemporality|TestExemplarFamily|TestExemplarOfContext|TestExemplarAnchor|TestExemplarWithoutSpanID)$`, mutations)
 }

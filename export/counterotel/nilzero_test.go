@@ -29,6 +29,13 @@ func TestNilAndZero(t *testing.T) {
 			}
 			return f
 		}),
+		zerocall.Make[export.FamilySource](func() export.FamilySource {
+			f, err := counter.NewFamily([]string{"route"}, 0)
+			if err != nil {
+				panic(err)
+			}
+			return f
+		}),
 		zerocall.Make(func() []attribute.KeyValue { return []attribute.KeyValue{attribute.String("host", "a")} }),
 		zerocall.Make(func() *counterotel.Producer { return counterotel.NewProducer() }),
 		zerocall.Make(func() []counterotel.Option {

@@ -82,8 +82,10 @@ var (
 	ErrInvalidAttribute = errors.New("counterotel: invalid attribute")
 
 	// ErrNilSource is the refusal of a Source that cannot be read: nil, a
-	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]).
-	// It is export.ErrNilSource, which counterprom refuses too.
+	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]),
+	// and RegisterFamily's of a nil or zero Family or FamilyTap
+	// ([export.CheckFamilySource]). It is export.ErrNilSource, which
+	// counterprom refuses too.
 	ErrNilSource = export.ErrNilSource
 
 	// ErrDuplicate is the refusal of a name and set of attributes already
@@ -434,8 +436,8 @@ func (p *Producer) clash(name string) error {
 // name, in the order of its first registration, its histogram, then its
 // sum of negative spans, then of migrated ones, each with a point for each
 // registration of the name, in the order of registration, or for a
-// Family's, one for each of its series, in the order the Family made them
-// and its overflow series last; a sum has points only for the
+// Family's, one for each of its series, in the order its Interval visits
+// them and its overflow series last; a sum has points only for the
 // registrations whose spans it counts, and is left out where it has none
 // (see the package doc). It returns nothing
 // where nothing is registered, and the error where an option of

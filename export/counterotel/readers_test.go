@@ -26,12 +26,13 @@ func refused(t *testing.T, what string, err error, start string) {
 }
 
 // TestSecondReader: Register of a Histogram or Tap, and RegisterFamily of
-// a Family, that a registration of this Producer or another, or a Feed,
-// reads fail with an error wrapping ErrSecondReader that names the first
-// reader, and so does NewFeed of a registered Histogram; a registration
-// refused for another reason reads nothing, a Tap of its own for each
-// registration is no second reader, and a closed Tap may be registered
-// again.
+// a Family or FamilyTap, that a registration of this Producer or another,
+// or a Feed or FamilyFeed, reads fail with an error wrapping
+// ErrSecondReader that names the first reader, and so do NewFeed of a
+// registered Histogram and NewFamilyFeed of a registered Family; a
+// registration refused for another reason reads nothing, a Tap of its own
+// for each registration is no second reader, and a closed Tap or
+// FamilyTap may be registered again.
 func TestSecondReader(t *testing.T) {
 	p, q := counterotel.NewProducer(), counterotel.NewProducer()
 	h := counter.NewHistogram()
@@ -74,7 +75,31 @@ func TestSecondReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused(t, "a second registration of a Family", q.RegisterFamily("f", f, rate, attribute.String("zone", "z")),
-		`counterotel: "f": export: the Family is read by a counterotel Producer's registration "e" already, and each span goes to one reader, so a second would split its spans: read a Family through one exporter (export.Feed shares a Histogram, not a Family)`)
+		`counterotel: "f": export: the Family is read by a counterotel Producer's registration "e" already, and each span goes to one reader, so a second would split its spans: make one export.FamilyFeed of it and give each reader a FamilyTap of that FamilyFeed`)
+	_, err = export.NewFamilyFeed(f)
+	refused(t, "a FamilyFeed of a registered Family", err, `export: the Family is read by a counterotel Producer's registration "e" already`)
+
+	// A FamilyFeed's Family: its Taps, one a registration each.
+	f = newFamily(t, 0, "route")
+	ff, err := export.NewFamilyFeed(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "a registration of a FamilyFeed's Family", p.RegisterFamily("g", f, rate),
+		`counterotel: "g": export: the Family is read by an export.FamilyFeed already`)
+	ftap := ff.Tap()
+	if err := p.RegisterFamily("g", ftap, rate); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "a second registration of a FamilyTap", q.RegisterFamily("g", ftap, rate),
+		`counterotel: "g": export: the FamilyTap is read by a counterotel Producer's registration "g" already, and each span goes to one reader, so a second would split its spans: give each reader a FamilyTap of its own (FamilyFeed.Tap)`)
+	if err := q.RegisterFamily("g", ff.Tap(), rate); err != nil {
+		t.Errorf("a registration of another FamilyTap: %v", err)
+	}
+	ftap.Close()
+	if err := q.RegisterFamily("h", ftap, rate); err != nil {
+		t.Errorf("a registration of a closed FamilyTap: %v", err)
+	}
 }
 
 // TestReaderCollected: once a Producer is collected, what it read may have

@@ -53,10 +53,11 @@
 // Each span goes to one Interval call. Where the program also calls the
 // Histogram's Interval, the spans that call takes never reach the
 // Collector. To read a Histogram both ways, or through two exporters, make
-// an [export.Feed] of it and give each reader its own [export.Tap]. A
-// second reader that this module or another exporter can see is refused:
-// registering a Collector of a Histogram, Family or Tap that a Feed or
-// another exporter reads returns an error wrapping
+// an [export.Feed] of it and give each reader its own [export.Tap], and of
+// a Family an [export.FamilyFeed] and an [export.FamilyTap] each. A second
+// reader that this module or another exporter can see is refused:
+// registering a collector of a Histogram, Family, Tap or FamilyTap that a
+// Feed, a FamilyFeed or another exporter reads returns an error wrapping
 // [export.ErrSecondReader].
 //
 // Several registries may scrape one Collector, and scrapes may overlap: a
@@ -77,7 +78,11 @@
 // Its variable labels are the Family's label names, and each series is
 // exported as a Collector exports its one source. The overflow series,
 // which takes the sets of values past the Family's limit, has the value
-// [Overflow] for every label.
+// [Overflow] for every label. A Family that forgets its idle series
+// ([counter.Family.ForgetIdle], off by default) frees their places under
+// its limit, and the FamilyCollector drops them too: where a series' values
+// come back, its counts start again from zero, with a new created
+// timestamp, which rate() reads as a counter reset.
 package counterprom
 
 import (
@@ -133,7 +138,8 @@ type Opts struct {
 	// the empty buckets the encoding puts between two that are. A series'
 	// schema never rises. Where it is 0, the buckets are not bounded.
 	//
-	// There is no NativeHistogramMinResetDuration: a series never resets.
+	// There is no NativeHistogramMinResetDuration: a series never resets,
+	// but where its Family forgets it (counter.Family.ForgetIdle).
 	// Nor is there a NativeHistogramMaxZeroThreshold: the zero bucket holds
 	// exactly the spans of 0 ticks.
 	NativeHistogramMaxBucketNumber uint32
@@ -155,8 +161,9 @@ var (
 	ErrBadFactor = errors.New("counterprom: NativeHistogramBucketFactor is NaN or infinite")
 	// ErrNilSource is the refusal of a source that cannot be read: nil, a
 	// nil of any kind, or a zero Histogram or Tap ([export.CheckSource]),
-	// and NewFamily's of a nil or zero Family. It is export.ErrNilSource,
-	// which counterotel refuses too.
+	// and NewFamily's of a nil or zero Family or FamilyTap
+	// ([export.CheckFamilySource]). It is export.ErrNilSource, which
+	// counterotel refuses too.
 	ErrNilSource = export.ErrNilSource
 )
 
@@ -191,8 +198,9 @@ type shape struct {
 // A series is one exported histogram from scrape to scrape: its labels and
 // every span it has taken. Its collector's lock is held while it is used.
 type series struct {
-	labels []*dto.LabelPair // sorted, the const labels among them
-	total  running.Totals
+	labels  []*dto.LabelPair // sorted, the const labels among them
+	created time.Time        // its created timestamp; zero for its collector's
+	total   running.Totals
 	// classic[i] counts the spans above bounds[i-1] and at most bounds[i].
 	classic []uint64
 	zero    uint64 // the spans of 0 ticks, where native
@@ -475,7 +483,11 @@ func (w *window) halve() {
 // metrics builds the histogram of s and its two counters.
 func (sh *shape) metrics(s *series) *metrics {
 	out := &metrics{}
-	out.created.Seconds, out.created.Nanos = sh.created.Unix(), int32(sh.created.Nanosecond())
+	created := sh.created
+	if !s.created.IsZero() {
+		created = s.created
+	}
+	out.created.Seconds, out.created.Nanos = created.Unix(), int32(created.Nanosecond())
 	out.negative.set(sh.negative, s.labels, s.total.Negative(), &out.created)
 	out.migrated.set(sh.migrated, s.labels, s.total.Migrated(), &out.created)
 
@@ -586,7 +598,7 @@ type span struct {
 type metrics struct {
 	hist               histogram
 	negative, migrated total
-	created            timestamppb.Timestamp // the collector's, for all three
+	created            timestamppb.Timestamp // the series', for all three
 }
 
 // send sends the histogram, then the counters of negative and migrated

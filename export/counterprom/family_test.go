@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -272,9 +273,9 @@ func TestFamilyDescribe(t *testing.T) {
 	}
 }
 
-// TestFamilyBadOptions checks each refusal of NewFamily's arguments: an
-// error at Register that wraps the sentinel, and at Collect an invalid
-// metric, never a panic.
+// TestFamilyBadOptions checks each refusal of NewFamily's arguments, the
+// sources that cannot be read among them: an error at Register that wraps
+// the sentinel, and at Collect an invalid metric, never a panic.
 func TestFamilyBadOptions(t *testing.T) {
 	family := func(labels ...string) *counter.Family {
 		f, err := counter.NewFamily(labels, 0)
@@ -284,15 +285,18 @@ func TestFamilyBadOptions(t *testing.T) {
 		return f
 	}
 	good := family("route")
-	for _, tc := range []struct {
+	type call struct {
 		name string
-		f    *counter.Family
+		f    export.FamilySource
 		rate counter.TickRate
 		opts counterprom.Opts
 		want error
-	}{
-		{"nil family", nil, rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrNilSource},
-		{"zero family", new(counter.Family), rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrNilSource},
+	}
+	var unreadable []call
+	for name, f := range spantest.UnreadableFamilySources() {
+		unreadable = append(unreadable, call{name, f, rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrNilSource})
+	}
+	for _, tc := range append(unreadable, []call{
 		{"le", family("route", "le"), rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrBadLabel},
 		{"reserved", family("__name__"), rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrBadLabel},
 		{"not UTF-8", family("a\xff"), rate(t), counterprom.Opts{Name: "x"}, counterprom.ErrBadLabel},
@@ -303,7 +307,7 @@ func TestFamilyBadOptions(t *testing.T) {
 		{"NaN factor", good, rate(t), counterprom.Opts{Name: "x", NativeHistogramBucketFactor: math.NaN()}, counterprom.ErrBadFactor},
 		{"bad name", good, rate(t), counterprom.Opts{Name: "bad\xffname"}, nil},
 		{"bad const label", good, rate(t), counterprom.Opts{Name: "x", ConstLabels: prometheus.Labels{"__c": "v"}}, nil},
-	} {
+	}...) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := counterprom.NewFamily(tc.f, tc.rate, tc.opts)
 			err := prometheus.NewRegistry().Register(c)
@@ -502,5 +506,106 @@ func TestFamilyAllocs(t *testing.T) {
 	t.Logf("a Collector's collect: %v allocations; a FamilyCollector's of %d series: %v", one, series, all)
 	if all > series*one {
 		t.Errorf("%v allocations for %d series, past %d times a Collector's %v", all, series, series, one)
+	}
+}
+
+// TestFamilyForget serves a FamilyCollector of a Family that forgets a
+// series idle for one Interval, over HTTP on 127.0.0.1, through five
+// scrapes. A series that records nothing in a scrape's Interval is
+// exported by that scrape and by none after, its counters with it; a new
+// set takes the place under the limit that it freed, not the overflow
+// series'. Where its values come back, their series starts again from
+// zero, its counters too, with a created timestamp no earlier than the
+// scrape before, which Prometheus reads as a counter reset. A series that
+// records before each scrape keeps its counts and the FamilyCollector's
+// created timestamp.
+func TestFamilyForget(t *testing.T) {
+	f, err := counter.NewFamily([]string{"route"}, 3) // two series and the overflow
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ForgetIdle(1); err != nil {
+		t.Fatal(err)
+	}
+	made := time.Now()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(counterprom.NewFamily(f, rate(t), counterprom.Opts{Name: "r_seconds", Buckets: bounds}))
+	madeBy := time.Now()
+	url := serve(t, reg)
+
+	type exported struct {
+		count, negative uint64
+		created         time.Time
+	}
+	get := func() map[string]exported {
+		families := scrape(t, url, expfmt.NewFormat(expfmt.TypeProtoDelim))
+		out := map[string]exported{}
+		for key, m := range byLabels(t, families["r_seconds"], "route") {
+			out[key] = exported{count: m.GetHistogram().GetSampleCount(), created: m.GetHistogram().GetCreatedTimestamp().AsTime()}
+		}
+		neg := byLabels(t, families["r_seconds_negative_spans_total"], "route")
+		if len(neg) != len(out) {
+			t.Fatalf("%d series of negative spans for %d histograms", len(neg), len(out))
+		}
+		for key, m := range neg {
+			e := out[key]
+			e.negative = uint64(m.GetCounter().GetValue())
+			out[key] = e
+		}
+		return out
+	}
+	record := func(route string, n int) {
+		for i := range n {
+			f.With(route).Record(counter.Tickdelta(1000 * (i + 1)))
+		}
+	}
+	// check compares one scrape with want, by route: the counts, and a
+	// created timestamp from the interval given.
+	type want struct {
+		count, negative uint64
+		from, to        time.Time
+	}
+	check := func(scrape int, got map[string]exported, wants map[string]want) {
+		t.Helper()
+		if len(got) != len(wants) {
+			t.Errorf("scrape %d: series %v; want %v", scrape, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(wants)))
+		}
+		for route, w := range wants {
+			g, ok := got[route]
+			switch {
+			case !ok:
+				t.Errorf("scrape %d: no series %s", scrape, route)
+			case g.count != w.count || g.negative != w.negative:
+				t.Errorf("scrape %d: %s holds %d spans and %d negative; want %d and %d", scrape, route, g.count, g.negative, w.count, w.negative)
+			case g.created.Before(w.from.Truncate(time.Microsecond)) || g.created.After(w.to):
+				t.Errorf("scrape %d: %s created at %v; want from %v to %v", scrape, route, g.created, w.from, w.to)
+			}
+		}
+	}
+
+	record("/a", 2)
+	record("/b", 3)
+	f.With("/b").Record(-1)
+	check(1, get(), map[string]want{"/a": {2, 0, made, madeBy}, "/b": {3, 1, made, madeBy}})
+
+	record("/a", 1)
+	before2 := time.Now()
+	check(2, get(), map[string]want{"/a": {3, 0, made, madeBy}, "/b": {3, 1, made, madeBy}}) // /b idle: forgotten after
+
+	record("/a", 1)
+	record("/c", 1) // /b's place
+	before3 := time.Now()
+	check(3, get(), map[string]want{"/a": {4, 0, made, madeBy}, "/c": {1, 0, before2, before3}})
+
+	record("/a", 1)
+	before4 := time.Now()
+	check(4, get(), map[string]want{"/a": {5, 0, made, madeBy}, "/c": {1, 0, before2, before3}}) // /c idle: forgotten after
+
+	record("/a", 1)
+	record("/b", 1) // /b back, in /c's place: from zero
+	before5 := time.Now()
+	check(5, get(), map[string]want{"/a": {6, 0, made, madeBy}, "/b": {1, 0, before4, before5}})
+	if problems, err := testutil.GatherAndLint(reg); err != nil || len(problems) > 0 {
+		t.Errorf("lint: %v %v", problems, err)
 	}
 }

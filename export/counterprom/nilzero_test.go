@@ -56,6 +56,7 @@ func TestNilAndZero(t *testing.T) {
 		zerocall.Make(func() counterprom.Opts { return opts }),
 		zerocall.Make[export.Source](func() export.Source { return counter.NewHistogram() }),
 		zerocall.Make(family),
+		zerocall.Make[export.FamilySource](func() export.FamilySource { return family() }),
 		zerocall.Make(func() *counterprom.Collector { return counterprom.New(counter.NewHistogram(), r, opts) }),
 		zerocall.Make(func() *counterprom.FamilyCollector { return counterprom.NewFamily(family(), r, opts) }),
 		zerocall.Make(func() chan<- *prometheus.Desc { return make(chan *prometheus.Desc, 8) }),

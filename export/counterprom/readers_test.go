@@ -26,11 +26,12 @@ func refused(t *testing.T, what string, err error, want string) {
 
 // TestSecondReader: registering a Collector of a Histogram that a Feed or
 // another Collector reads, of a Tap that another Collector reads, or a
-// FamilyCollector of a Family another reads, fails with an error wrapping
-// ErrSecondReader that names the first reader, and NewFeed of a
-// Histogram a Collector reads fails too; a Collector of each Tap of one
-// Feed, and a Collector refused for its options, which reads nothing, are
-// no second reader. The first reader still takes every span.
+// FamilyCollector of a Family or FamilyTap another reads, fails with an
+// error wrapping ErrSecondReader that names the first reader, and NewFeed
+// of a Histogram, or NewFamilyFeed of a Family, a collector reads fails
+// too; a collector of each Tap of one Feed or FamilyFeed, and a Collector
+// refused for its options, which reads nothing, are no second reader. The
+// first reader still takes every span.
 func TestSecondReader(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
 	h := counter.NewHistogram()
@@ -77,7 +78,33 @@ func TestSecondReader(t *testing.T) {
 	}
 	reg.MustRegister(counterprom.NewFamily(f, rate(t), counterprom.Opts{Name: "g_seconds"}))
 	refused(t, "a second FamilyCollector", prometheus.NewRegistry().Register(counterprom.NewFamily(f, rate(t), counterprom.Opts{Name: "h_seconds"})),
-		`counterprom: "h_seconds": export: the Family is read by a counterprom FamilyCollector named "g_seconds" already, and each span goes to one reader, so a second would split its spans: read a Family through one exporter (export.Feed shares a Histogram, not a Family)`)
+		`counterprom: "h_seconds": export: the Family is read by a counterprom FamilyCollector named "g_seconds" already, and each span goes to one reader, so a second would split its spans: make one export.FamilyFeed of it and give each reader a FamilyTap of that FamilyFeed`)
+	_, err = export.NewFamilyFeed(f)
+	refused(t, "a FamilyFeed of a Family a FamilyCollector reads", err,
+		`export: the Family is read by a counterprom FamilyCollector named "g_seconds" already`)
+
+	// A FamilyFeed's Family: its Taps, one a FamilyCollector.
+	f, err = counter.NewFamily([]string{"route"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ff, err := export.NewFamilyFeed(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "a FamilyCollector of a FamilyFeed's Family", prometheus.NewRegistry().Register(counterprom.NewFamily(f, rate(t), counterprom.Opts{Name: "i_seconds"})),
+		`counterprom: "i_seconds": export: the Family is read by an export.FamilyFeed already`)
+	ftap := ff.Tap()
+	reg.MustRegister(counterprom.NewFamily(ftap, rate(t), counterprom.Opts{Name: "j_seconds"}))
+	refused(t, "a second FamilyCollector of a FamilyTap", prometheus.NewRegistry().Register(counterprom.NewFamily(ftap, rate(t), counterprom.Opts{Name: "k_seconds"})),
+		`counterprom: "k_seconds": export: the FamilyTap is read by a counterprom FamilyCollector named "j_seconds" already, and each span goes to one reader, so a second would split its spans: give each reader a FamilyTap of its own (FamilyFeed.Tap)`)
+	if err := prometheus.NewRegistry().Register(counterprom.NewFamily(ff.Tap(), rate(t), counterprom.Opts{Name: "k_seconds"})); err != nil {
+		t.Errorf("a FamilyCollector of another FamilyTap: %v", err)
+	}
+	ftap.Close()
+	if err := prometheus.NewRegistry().Register(counterprom.NewFamily(ftap, rate(t), counterprom.Opts{Name: "l_seconds"})); err != nil {
+		t.Errorf("a FamilyCollector of a closed FamilyTap: %v", err)
+	}
 }
 
 // TestReaderCollected: once a Collector is unregistered and collected, its

@@ -36,3 +36,25 @@ func UnreadableSources() map[string]export.Source {
 		"nil ChanSource":         ChanSource(nil),
 	}
 }
+
+// A FamilyFuncSource is a FamilySource of a caller's own, of one label,
+// "k", whose Interval is the func: a nil one panics at its first Interval.
+type FamilyFuncSource func(visit func(values []string, s *counter.Snapshot))
+
+func (FamilyFuncSource) Labels() []string { return []string{"k"} }
+
+func (f FamilyFuncSource) Interval(visit func(values []string, s *counter.Snapshot)) { f(visit) }
+
+// UnreadableFamilySources are the family sources export.CheckFamilySource
+// refuses, by name: the ones a test of each exporter registers to see
+// them refused.
+func UnreadableFamilySources() map[string]export.FamilySource {
+	return map[string]export.FamilySource{
+		"nil":                   nil,
+		"nil *counter.Family":   (*counter.Family)(nil),
+		"zero counter.Family":   new(counter.Family),
+		"nil *export.FamilyTap": (*export.FamilyTap)(nil),
+		"zero export.FamilyTap": new(export.FamilyTap),
+		"nil FamilyFuncSource":  FamilyFuncSource(nil),
+	}
+}

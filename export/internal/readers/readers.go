@@ -1,5 +1,5 @@
-// Package readers keeps which reader holds each Histogram, Family and Tap
-// that export's Feed or an exporter reads, so that a second reader is
+// Package readers keeps which reader holds each Histogram, Family, Tap and
+// FamilyTap that export's Feed or FamilyFeed or an exporter reads, so that a second reader is
 // refused when it is made or registered: Interval hands each span to one
 // caller, and two readers would each get some of the spans without a word.
 // It is internal: export and the modules under export/ share it, and no
@@ -33,6 +33,7 @@ const (
 	histogram kind = iota
 	family
 	tap
+	familyTap
 )
 
 var (
@@ -76,8 +77,22 @@ func Source[Tap, O any](src any, owner *O, reader string) error {
 	return nil
 }
 
-// TapClosed drops the claim on t, a closed Tap, which holds no spans to
-// split from then on.
+// FamilySource claims src for reader, which owner is, as [Histogram] does,
+// where src is a *counter.Family or a *FamilyTap (export.FamilyTap, which
+// export, importing this package, names here). It claims no other source,
+// as Source does not.
+func FamilySource[FamilyTap, O any](src any, owner *O, reader string) error {
+	switch s := src.(type) {
+	case *counter.Family:
+		return take(s, family, owner, reader)
+	case *FamilyTap:
+		return take(s, familyTap, owner, reader)
+	}
+	return nil
+}
+
+// TapClosed drops the claim on t, a closed Tap or FamilyTap, which holds
+// no spans to split from then on.
 func TapClosed[Tap any](t *Tap) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -121,9 +136,11 @@ func (e *refusal) Error() string {
 	case histogram:
 		what, instead = "Histogram", "make one export.Feed of it and give each reader a Tap of that Feed"
 	case family:
-		what, instead = "Family", "read a Family through one exporter (export.Feed shares a Histogram, not a Family)"
+		what, instead = "Family", "make one export.FamilyFeed of it and give each reader a FamilyTap of that FamilyFeed"
 	case tap:
 		what, instead = "Tap", "give each reader a Tap of its own (Feed.Tap)"
+	case familyTap:
+		what, instead = "FamilyTap", "give each reader a FamilyTap of its own (FamilyFeed.Tap)"
 	}
 	return "export: the " + what + " is read by " + e.holder + " already, and each span goes to one reader, so a second would split its spans: " + instead
 }

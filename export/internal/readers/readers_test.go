@@ -3,6 +3,7 @@ package readers
 import (
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 	"weak"
@@ -11,15 +12,20 @@ import (
 	"github.com/tickstamp/counter/internal/mutate"
 )
 
-// A fakeTap stands for export.Tap, which this package cannot import.
-type fakeTap struct{ _ [16]byte }
+// A fakeTap stands for export.Tap, which this package cannot import, and
+// a fakeFamilyTap for export.FamilyTap.
+type (
+	fakeTap       struct{ _ [16]byte }
+	fakeFamilyTap struct{ _ [16]byte }
+)
 
 // An owner stands for a Feed or an exporter: it holds what it reads, as
 // they do.
 type owner struct {
-	h   *counter.Histogram
-	f   *counter.Family
-	tap *fakeTap
+	h    *counter.Histogram
+	f    *counter.Family
+	tap  *fakeTap
+	ftap *fakeFamilyTap
 }
 
 // readerOf returns the reader that holds p, "" where none does.
@@ -60,8 +66,8 @@ func newFamily(t *testing.T) *counter.Family {
 // reader that holds it and what to do, and changes nothing; the first
 // stands, and other sources are claimed apart.
 func TestSecondReaderRefused(t *testing.T) {
-	first := &owner{h: counter.NewHistogram(), f: newFamily(t), tap: new(fakeTap)}
-	second := &owner{h: first.h, f: first.f, tap: first.tap}
+	first := &owner{h: counter.NewHistogram(), f: newFamily(t), tap: new(fakeTap), ftap: new(fakeFamilyTap)}
+	second := &owner{h: first.h, f: first.f, tap: first.tap, ftap: first.ftap}
 	for _, tc := range []struct {
 		name  string
 		claim func(o *owner, reader string) error
@@ -72,12 +78,16 @@ func TestSecondReaderRefused(t *testing.T) {
 		{"Histogram as a Source", func(o *owner, reader string) error { return Source[fakeTap](o.h, o, reader) },
 			`export: the Histogram is read by reader "one" already, and each span goes to one reader, so a second would split its spans: make one export.Feed of it and give each reader a Tap of that Feed`},
 		{"Family", func(o *owner, reader string) error { return Family(o.f, o, reader) },
-			`export: the Family is read by reader "one" already, and each span goes to one reader, so a second would split its spans: read a Family through one exporter (export.Feed shares a Histogram, not a Family)`},
+			`export: the Family is read by reader "one" already, and each span goes to one reader, so a second would split its spans: make one export.FamilyFeed of it and give each reader a FamilyTap of that FamilyFeed`},
+		{"Family as a FamilySource", func(o *owner, reader string) error { return FamilySource[fakeFamilyTap](o.f, o, reader) },
+			`export: the Family is read by reader "one" already, and each span goes to one reader, so a second would split its spans: make one export.FamilyFeed of it and give each reader a FamilyTap of that FamilyFeed`},
+		{"FamilyTap", func(o *owner, reader string) error { return FamilySource[fakeFamilyTap](o.ftap, o, reader) },
+			`export: the FamilyTap is read by reader "one" already, and each span goes to one reader, so a second would split its spans: give each reader a FamilyTap of its own (FamilyFeed.Tap)`},
 		{"Tap", func(o *owner, reader string) error { return Source[fakeTap](o.tap, o, reader) },
 			`export: the Tap is read by reader "one" already, and each span goes to one reader, so a second would split its spans: give each reader a Tap of its own (Feed.Tap)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.name != "Histogram as a Source" {
+			if !strings.HasSuffix(tc.name, " as a Source") && !strings.HasSuffix(tc.name, " as a FamilySource") {
 				if err := tc.claim(first, `reader "one"`); err != nil {
 					t.Fatalf("the first claim: %v", err)
 				}
@@ -91,7 +101,7 @@ func TestSecondReaderRefused(t *testing.T) {
 			}
 		})
 	}
-	for name, got := range map[string]string{"Histogram": readerOf(first.h), "Family": readerOf(first.f), "Tap": readerOf(first.tap)} {
+	for name, got := range map[string]string{"Histogram": readerOf(first.h), "Family": readerOf(first.f), "Tap": readerOf(first.tap), "FamilyTap": readerOf(first.ftap)} {
 		if got != `reader "one"` {
 			t.Errorf("%s held by %q after the refusals; want the first reader", name, got)
 		}
@@ -101,6 +111,9 @@ func TestSecondReaderRefused(t *testing.T) {
 	}
 	if err := Source[fakeTap](sourceFunc(nil), second, "two"); err != nil {
 		t.Errorf("a Source of the application's own: %v", err)
+	}
+	if err := FamilySource[fakeFamilyTap](sourceFunc(nil), second, "two"); err != nil {
+		t.Errorf("a FamilySource of the application's own: %v", err)
 	}
 	runtime.KeepAlive(first)
 	runtime.KeepAlive(second)
@@ -196,6 +209,8 @@ var mutations = []mutation{
 	{"a closed Tap keeps its claim", "readers.go", "delete(claims, weak.Make(t))", "_ = weak.Make(t)"},
 	{"a refusal is not ErrSecondReader", "readers.go", "return target == ErrSecondReader", "return false"},
 	{"a Tap is not claimed", "readers.go", "return take(s, tap, owner, reader)", "return nil"},
+	{"a FamilyTap is not claimed", "readers.go", "return take(s, familyTap, owner, reader)", "return nil"},
+	{"a Family as a FamilySource is not claimed", "readers.go", "\tcase *counter.Family:\n\t\treturn take(s, family, owner, reader)", "\tcase *counter.Family:\n\t\treturn nil"},
 }
 
 // TestMutations runs the package's tests on each mutation: each must
