@@ -65,7 +65,7 @@ func BenchmarkBareReaderEvery100ms(b *testing.B) {
 				sum += uint64(atomic.LoadUint32(&w.counts[i]))
 			}
 		}
-	})
+	}, nil)
 	stop()
 	if sum == 0 {
 		b.Fatal("read nothing")
@@ -83,7 +83,7 @@ func BenchmarkIntervalEvery100ms(b *testing.B) {
 	defer stop()
 	var s counter.Snapshot
 	b.ReportAllocs()
-	everyTenthSecond(b, func() { h.Interval(&s) })
+	everyTenthSecond(b, func() { h.Interval(&s) }, nil)
 }
 
 // atPace returns a Histogram of 64 Recorders, 62 of them idle after 100
@@ -117,17 +117,24 @@ func atPace() (h *counter.Histogram, stop func()) {
 // flat out on a machine of two CPUs, the wall time also holds the time the
 // thread waited for a CPU, which the Go scheduler, the kernel and the host
 // hand out (up to tens of milliseconds here); the CPU time, the system
-// call's included, is what the call costs.
-func everyTenthSecond(b *testing.B, f func()) {
+// call's included, is what the call costs. mark, where not nil, is called
+// just outside the timing before and after each call, so that a caller can
+// note what else happened during it.
+func everyTenthSecond(b *testing.B, f, mark func()) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	if mark == nil {
+		mark = func() {}
+	}
 	var wall, cpu []time.Duration
 	for b.Loop() {
 		time.Sleep(100 * time.Millisecond)
+		mark()
 		t0, c0 := time.Now(), threadCPU()
 		f()
 		cpu = append(cpu, threadCPU()-c0)
 		wall = append(wall, time.Since(t0))
+		mark()
 	}
 	for _, m := range []struct {
 		prefix string
@@ -183,7 +190,7 @@ func BenchmarkIntervalOfBusyWriters(b *testing.B) {
 			}
 		})
 		var s counter.Snapshot
-		everyTenthSecond(b, func() { h.Interval(&s) })
+		everyTenthSecond(b, func() { h.Interval(&s) }, nil)
 		stop()
 	})
 	b.Run("family=200x8", func(b *testing.B) { familyOfBusyWriters(b, 0) })
@@ -224,7 +231,7 @@ func familyOfBusyWriters(b *testing.B, burst int) {
 			}
 		})
 		visit := func([]string, *counter.Snapshot) {}
-		everyTenthSecond(b, func() { f.Interval(visit) })
+		everyTenthSecond(b, func() { f.Interval(visit) }, nil)
 		stop()
 	}
 }

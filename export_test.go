@@ -2,7 +2,12 @@ package counter
 
 // Hooks for the external tests (package counter_test) of this directory.
 
-import "github.com/tickstamp/counter/internal/rawclock"
+import (
+	"runtime"
+
+	"github.com/tickstamp/counter/internal/handover"
+	"github.com/tickstamp/counter/internal/rawclock"
+)
 
 // NowFenced reads as Now does where the CPU has no RDTSCP (LFENCE; RDTSC on
 // amd64; Now's own read elsewhere), so that the handoff test checks that
@@ -38,3 +43,10 @@ func TightestBracket(raw func() int64) Tickdelta {
 // EnvCount returns the count an environment variable sets for a test, or
 // its default (see envCount).
 var EnvCount = envCount
+
+// NewHistogramPassing returns an empty Histogram whose Interval passes
+// barrier b, with NewHistogram's locks, so that a benchmark can time each
+// barrier this machine has (handover.Barriers) under the same load.
+func NewHistogramPassing(b handover.Barrier) *Histogram {
+	return newHistogram(b, max(runtime.GOMAXPROCS(0)*4, 8))
+}

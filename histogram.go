@@ -199,22 +199,28 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // exactly one Interval's snapshot, whole: its count, sum and bounds, or its
 // count apart, are all in the same one.
 //
-// Interval waits for no writer: it swaps each busy writer's tally for a
-// spare and reads the old one. A record caught in flight (its goroutine
-// may even be stopped by the operating system in the middle of it) goes to
-// this snapshot where its stores have begun, and otherwise to the first
-// Interval after they have. Where a lock of [Histogram.Record] is free,
+// Interval waits for no record to end: it swaps each busy writer's tally
+// for a spare and reads the old one. A record caught in flight (its
+// goroutine may even be stopped by the operating system in the middle of
+// it) goes to this snapshot where its stores have begun, and otherwise to
+// the first Interval after they have. Where a lock of [Histogram.Record] is free,
 // Interval takes that lock's tally holding it, so that no record is in
 // flight, and reads it in proportion to the buckets its spans marked; where
 // a goroutine holds it, Interval does not wait, and takes the tally as a
 // Recorder's. On Linux on amd64, where Recorders record with plain stores,
 // an Interval that takes any Recorder's tally, or a lock's while it is
 // held, issues one membarrier(2), which interrupts each CPU that runs one
-// of the process's threads; where
-// the kernel refuses it, at the first NewHistogram or at any call after (as
-// a seccomp filter installed after start-up may), Interval stops the world
-// instead, as runtime.ReadMemStats does, from then on. It never panics for
-// a refused barrier. BENCHMARKS.md gives both costs.
+// of the process's threads and waits for no other. Where the kernel
+// refuses it, at the first NewHistogram or at any call after (as a seccomp
+// filter installed after start-up may), Interval stops the world instead,
+// as runtime.ReadMemStats does, from then on. A stop of the world waits for
+// any stop of the garbage collector's under way, then for every goroutine
+// that holds a processor to reach a safe point (for one whose thread the
+// operating system has descheduled, until it runs again), and holds every
+// goroutine meanwhile: it pauses every writer as the collector's stops do,
+// and where threads outnumber CPUs it takes a scheduling delay or more. It
+// never panics for a refused barrier. BENCHMARKS.md gives both costs under
+// load.
 //
 // Interval may be called from any goroutine, and calls to it take turns.
 // Its work is a look at each writer, and for each that recorded since the
