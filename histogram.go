@@ -200,7 +200,7 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // count apart, are all in the same one.
 //
 // Interval waits for no record to end: it swaps each busy writer's tally
-// for a spare and reads the old one. A record caught in flight (its
+// for a bare one and reads the old one. A record caught in flight (its
 // goroutine may even be stopped by the operating system in the middle of
 // it) goes to this snapshot where its stores have begun, and otherwise to
 // the first Interval after they have. Where a lock of [Histogram.Record] is free,
@@ -230,10 +230,10 @@ func (h *Histogram) lockFor(key uintptr) *shard {
 // each holding its lock. It allocates only to widen dst's window (see
 // [Snapshot]) and to grow its list of writers; a writer's first span after
 // an Interval takes the tally the Interval emptied for it, so that in a
-// steady state nothing allocates. Interval never waits for a writer, nor a
-// writer for it: they share no lock (a Histogram's lock is tried, never
-// waited for), whatever a thread is doing or the operating system does to
-// it.
+// steady state nothing allocates. Interval and the writers share no lock
+// (a Histogram's lock is tried, never waited for), so that neither waits
+// for the other, whatever a thread is doing or the operating system does
+// to it; but for the fallback's stop of the world, above.
 func (h *Histogram) Interval(dst *Snapshot) {
 	h.mustBeUsable("Interval")
 	if dst == nil {
