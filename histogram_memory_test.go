@@ -38,11 +38,25 @@ func heapNow() uint64 {
 	return ms.HeapAlloc
 }
 
+// lockBytes returns what a Histogram's lock holds: its shard's
+// allocation, measured, and its pointer among the Histogram's shards.
+func lockBytes() int {
+	keep := make([]*shard, 10_000)
+	h0 := heapNow()
+	for i := range keep {
+		keep[i] = new(shard)
+	}
+	per := int(heapNow()-h0) / len(keep)
+	runtime.KeepAlive(keep)
+	return per + int(unsafe.Sizeof(keep[0]))
+}
+
 // TestMemoryFormula checks the Histogram doc's memory figures against the
-// heap: the formula n(a, b) against the layout, the sizes it names, a
-// Recorder before its first span and after an Interval for spans over one
-// to six decades, recorded in order (the window widens at each span) or
-// shuffled, and a Snapshot of them.
+// heap: the formula n(a, b) against the layout, the sizes it names (an
+// empty Histogram's and a lock's among them), a Recorder before its first
+// span and after an Interval for spans over one to six decades, recorded
+// in order (the window widens at each span) or shuffled, and a Snapshot of
+// them.
 func TestMemoryFormula(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector's allocations are not the program's")
@@ -62,8 +76,20 @@ func TestMemoryFormula(t *testing.T) {
 		t.Errorf("a tally is %d bytes; the formula counts 144", got)
 	}
 	if got := unsafe.Sizeof(shard{}); got != 360 {
-		t.Errorf("a lock is %d bytes; the doc says 360", got)
+		t.Errorf("a shard is %d bytes; its doc says 360", got)
 	}
+	if got := lockBytes(); got != 392 {
+		t.Errorf("a lock holds %d bytes; the doc says 392", got)
+	}
+	hs := make([]*Histogram, 100)
+	e0 := heapNow()
+	for i := range hs {
+		hs[i] = NewHistogram()
+	}
+	if per := int(heapNow()-e0) / len(hs); per > 640 {
+		t.Errorf("an empty Histogram holds %d bytes; the doc says 640", per)
+	}
+	runtime.KeepAlive(hs)
 	if got := unsafe.Sizeof(Snapshot{}); got != 152 {
 		t.Errorf("a Snapshot is %d bytes; its doc says 152", got)
 	}
