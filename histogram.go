@@ -255,13 +255,17 @@ func (h *Histogram) lockShared(set *shardSet, key uintptr, start int) *shard {
 }
 
 // lockAny locks the first free shard of set from start, whoever claimed
-// it, claims it for key where nobody has, and returns it; nil where every
-// shard is held.
+// it, claims it for key, and returns it; nil where every shard is held.
+// The claim is taken from its owner, which may be a goroutine that has
+// ended or whose stack has moved: so two goroutines that record at once
+// settle on a shard each, where there are as many, rather than sharing
+// one, whose lock and tally would move between their CPUs at every span;
+// an owner that is still recording takes another shard in turn.
 func (set *shardSet) lockAny(key uintptr, start int) *shard {
 	shards := set.shards
 	for i, k := start, 0; k < len(shards); k++ {
 		if s := shards[i]; s.mu.TryLock() {
-			if s.owner.Load() == 0 {
+			if s.owner.Load() != key {
 				s.owner.Store(key)
 			}
 			return s

@@ -231,3 +231,22 @@ func TestShardsComeAndGo(t *testing.T) {
 		t.Fatalf("the Intervals hold %d spans; want %d", total.Count(), want)
 	}
 }
+
+// TestShardClaimMovesToItsUser: a goroutine that finds no shard of its
+// own takes a free one's claim, so that its next records find it first,
+// as one whose stack moved (a new key) must rather than share its old
+// claim with a goroutine on another CPU.
+func TestShardClaimMovesToItsUser(t *testing.T) {
+	h := NewHistogram()
+	h.lockFor(1).mu.Unlock() // key 1 claims the first shard, and records no more
+	s := h.lockFor(2)
+	s.mu.Unlock()
+	if o := s.owner.Load(); o != 2 || h.shardCount() != 1 {
+		t.Fatalf("key 2 took a shard claimed by %d, of %d; want its own claim of the one shard", o, h.shardCount())
+	}
+	if got := h.lockFor(2); got != s {
+		t.Fatalf("key 2's next record took another shard")
+	} else {
+		got.mu.Unlock()
+	}
+}
