@@ -1,7 +1,9 @@
 package counter
 
 import (
+	"math/bits"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -34,37 +36,74 @@ import (
 //
 // while no bucket of its counts more than 255 of its spans between two
 // Intervals (a tally's counts are a byte each until one would pass 255,
-// and then 32 bits, 800 + 4.75·(1.5·n(a, b) + 64)),
-// and 400 bytes before it takes a tally ([Recorder] says when). A lock
-// costs as much once used; a Histogram has 4·GOMAXPROCS of them, rounded up
-// to a power of two from 8 to 1,024, of 384 bytes each. TestMemoryFormula
-// checks this; DESIGN.md says how. A writer that records exemplars holds
-// 480 bytes more for each tally it holds, and a Snapshot given any, 480
-// more.
+// and then 32 bits, 800 + 4.75·(1.5·n(a, b) + 64)), and 400 bytes before
+// it takes a tally ([Recorder] says when).
+//
+// Locks follow contention, not the CPUs. An empty Histogram holds 640
+// bytes and no lock; its first record makes one, and a record adds one
+// only where it finds every lock held by another record, no Interval
+// running, up to S, 4·GOMAXPROCS as NewHistogram found it rounded up to a
+// power of two from 8 to 1,024:
+//
+//	locks ≤ min(1 + c, S), c being the records that found every lock held.
+//
+// A lock is held only while one span is counted, so a goroutine that
+// records alone keeps one lock, and records find every lock held only
+// where as many are in flight at once, or stopped halfway by the
+// scheduler. A lock is 384 bytes, and a tally once used, as large as a
+// Recorder's; a lock that no record took for two Intervals gives its
+// tally back until its next record. TestMemoryFormula checks these
+// figures; DESIGN.md says how. A writer that records exemplars holds 480
+// bytes more for each tally it holds, and a Snapshot given any, 480 more.
 //
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
-	shards []shard
-	// shift turns a 64-bit hash into a shard's index: 64 less log₂ of
-	// the number of shards.
-	shift uint8
+	// shards are the locked writers that Record takes, published whole:
+	// a shard is added by publishing a copy of the set with one more
+	// (addShard), so that Record finds them with one atomic load. nil for
+	// the zero Histogram.
+	shards atomic.Pointer[shardSet]
+	// most is the most shards the Histogram adds (S of its doc).
+	most int
+	// collecting counts the Intervals under way, which hold the shards'
+	// locks in turn: a record that finds every lock held then waits for
+	// one rather than adding a shard.
+	collecting atomic.Int32
+	// grow is held to add a shard, and sweeping by sweep.
+	grow, sweeping sync.Mutex
 	// c collects the shards and the Recorders, without their help
 	// (internal/handover says how).
 	c *handover.Collector
 }
 
-// A shard is one of the Histogram's locked writers; padded so that two
-// shards never share a cache line.
+// A shardSet is a Histogram's shards, never changed once published. A
+// goroutine's stack key picks where it starts looking among them (lockFor).
+type shardSet struct{ shards []*shard }
+
+// noShards is the shards of a Histogram before its first record.
+var noShards = &shardSet{}
+
+// A shard is one of the Histogram's locked writers, allocated apart and
+// padded so that two shards never share a cache line (360 bytes take
+// Go's size class of 384, a multiple of 64).
 type shard struct {
 	// owner is the stack key of the goroutine that claimed the shard, 0
 	// where none has since the last Interval. It has a cache line of its
 	// own, written only when the shard changes hands, so that a goroutine
 	// passing over a shard another claimed reads it without a miss.
 	owner atomic.Uintptr
-	_     [56]byte
-	mu    shardLock
-	w     handover.Writer
+	// idle counts the Intervals in a row that found owner 0, up to
+	// idleIntervals, which it reaches as its writer is closed; under the
+	// Histogram's sweeping.
+	idle uint8
+	_    [55]byte
+	mu   shardLock
+	w    handover.Writer
 }
+
+// idleIntervals is how many Intervals in a row a shard records nothing
+// before it gives its tally back.
+const idleIntervals = 3
 
 // A shardLock is a shard's lock: a word, 1 while held, taken with a
 // compare-and-swap and given back with handover.Release, a plain store on
@@ -92,21 +131,24 @@ func (l *shardLock) Unlock() { handover.Release(&l.held) }
 // [QuantileError]. The first call in a process on Linux on amd64 registers
 // it for membarrier(2), which can take a fraction of a millisecond.
 func NewHistogram() *Histogram {
-	return newHistogram(handover.ProcessBarrier(), max(runtime.GOMAXPROCS(0)*4, 8))
+	return newHistogram(handover.ProcessBarrier(), mostShards())
+}
+
+// mostShards returns S of the Histogram's doc: 4·GOMAXPROCS rounded up to
+// a power of two, at least 8 and at most 1024.
+func mostShards() int {
+	n := 8
+	for n < 4*runtime.GOMAXPROCS(0) && n < 1024 {
+		n *= 2
+	}
+	return n
 }
 
 // newHistogram returns an empty Histogram whose Interval passes barrier b,
-// with want shards rounded up to a power of two, at least 2 and at most
-// 1024.
-func newHistogram(b handover.Barrier, want int) *Histogram {
-	n, shift := 2, uint8(63)
-	for n < want && n < 1024 {
-		n, shift = n*2, shift-1
-	}
-	h := &Histogram{shards: make([]shard, n), shift: shift, c: handover.NewCollector(b)}
-	for i := range h.shards {
-		h.c.ListLocked(&h.shards[i].w, &h.shards[i].mu.held)
-	}
+// and that adds at most most shards.
+func newHistogram(b handover.Barrier, most int) *Histogram {
+	h := &Histogram{most: most, c: handover.NewCollector(b)}
+	h.shards.Store(noShards)
 	h.c.Spill(h.spill)
 	return h
 }
@@ -129,9 +171,9 @@ func (h *Histogram) spill(d int64, k handover.Kind, e handover.Exemplar, ex bool
 
 // Record counts the span d, from any goroutine; a negative d is counted
 // apart, as [Snapshot.Negative]. It never blocks for long: it tries the
-// Histogram's locks that no other goroutine has claimed before it waits
-// for one, and a lock is held only to count one span, or by
-// [Histogram.Interval] to swap the lock's tally for a spare.
+// Histogram's locks that no other goroutine has claimed, then any, before
+// it adds one or waits for one, and a lock is held only to count one span,
+// or by [Histogram.Interval] to swap the lock's tally for a spare.
 func (h *Histogram) Record(d Tickdelta) {
 	s := h.lock()
 	s.w.Record(int64(d)).MarkSpan(int64(d))
@@ -141,9 +183,6 @@ func (h *Histogram) Record(d Tickdelta) {
 // lock locks a shard for the calling goroutine and returns it (see
 // lockFor).
 func (h *Histogram) lock() *shard {
-	if len(h.shards) == 0 {
-		panic("counter: the zero Histogram has no shards: make one with NewHistogram")
-	}
 	var here byte
 	// The stack's address tells goroutines apart well enough: their stacks
 	// are at least 2 KB apart. A goroutine whose stack moves merely counts
@@ -152,34 +191,122 @@ func (h *Histogram) lock() *shard {
 }
 
 // lockFor locks a shard for the goroutine whose stack key is key, and
-// returns it. It starts at a shard picked by Fibonacci hashing of the key,
-// and takes the first shard from there that it claimed itself or nobody has
-// claimed, so that two goroutines whose keys hash alike do not share one: a
-// shared shard's lock and tally would move between their CPUs at every
-// span. Where every shard is claimed by others (more goroutines record than
-// there are shards), it takes the one it started at.
+// returns it. It starts at a shard picked by Fibonacci hashing of the key
+// onto the shards, and takes the first shard from there that it claimed
+// itself or nobody has claimed, so that two goroutines whose keys hash
+// alike do not share one: a shared shard's lock and tally would move
+// between their CPUs at every span. Where it finds none free, lockShared
+// goes on.
 func (h *Histogram) lockFor(key uintptr) *shard {
-	start := uint64(key) * 0x9e3779b97f4a7c15 >> h.shift
-	mask := uint64(len(h.shards) - 1)
-	for k := range uint64(len(h.shards)) {
-		s := &h.shards[(start+k)&mask]
-		if o := s.owner.Load(); o != key && o != 0 {
-			continue
-		}
-		if !s.mu.TryLock() {
-			continue
-		}
-		switch s.owner.Load() {
-		case key:
-			return s
-		case 0:
-			s.owner.Store(key)
-			return s
-		}
-		s.mu.Unlock() // claimed meanwhile by another
+	set := h.shards.Load()
+	if set == nil {
+		panic("counter: the zero Histogram has no shards: make one with NewHistogram")
 	}
-	s := &h.shards[start]
+	shards := set.shards
+	start := startOf(key, len(shards))
+	for i, k := start, 0; k < len(shards); k++ {
+		s := shards[i]
+		if o := s.owner.Load(); (o == key || o == 0) && s.mu.TryLock() {
+			switch s.owner.Load() {
+			case key:
+				return s
+			case 0:
+				s.owner.Store(key)
+				return s
+			}
+			s.mu.Unlock() // claimed meanwhile by another
+		}
+		if i++; i == len(shards) {
+			i = 0
+		}
+	}
+	return h.lockShared(set, key, start)
+}
+
+// startOf returns the shard among n where the goroutine whose stack key
+// is key starts looking: its key's Fibonacci hash scaled to n, so that a
+// shard added among them moves each goroutine's start by at most one.
+func startOf(key uintptr, n int) int {
+	i, _ := bits.Mul64(uint64(key)*0x9e3779b97f4a7c15, uint64(n))
+	return int(i)
+}
+
+// lockShared is lockFor's second step, for a goroutine that found every
+// shard it may claim held, or claimed by others: it takes the first free
+// shard from start, whoever claimed it. Where every shard is held, by
+// other records, it adds a shard (addShard), up to h.most; while an
+// Interval runs, which holds the locks in turn, and at the bound, it waits
+// for the shard at start.
+func (h *Histogram) lockShared(set *shardSet, key uintptr, start int) *shard {
+	if s := set.lockAny(key, start); s != nil {
+		return s
+	}
+	if len(set.shards) < h.most {
+		if s := h.addShard(set, key, start); s != nil {
+			return s
+		}
+		if h.shards.Load() != set {
+			return h.lockFor(key) // added meanwhile by another
+		}
+	}
+	s := set.shards[start]
 	s.mu.Lock()
+	if s.owner.Load() == 0 {
+		s.owner.Store(key)
+	}
+	return s
+}
+
+// lockAny locks the first free shard of set from start, whoever claimed
+// it, claims it for key, and returns it; nil where every shard is held.
+// The claim is taken from its owner, which may be a goroutine that has
+// ended or whose stack has moved: so two goroutines that record at once
+// settle on a shard each, where there are as many, rather than sharing
+// one, whose lock and tally would move between their CPUs at every span;
+// an owner that is still recording takes another shard in turn.
+func (set *shardSet) lockAny(key uintptr, start int) *shard {
+	shards := set.shards
+	for i, k := start, 0; k < len(shards); k++ {
+		if s := shards[i]; s.mu.TryLock() {
+			if s.owner.Load() != key {
+				s.owner.Store(key)
+			}
+			return s
+		}
+		if i++; i == len(shards) {
+			i = 0
+		}
+	}
+	return nil
+}
+
+// addShard returns a shard locked for key, set being h's shards, every
+// one of which a record found held. Under h.grow it looks at them once
+// more, as the collision may have passed, and otherwise adds a shard,
+// claimed by key and locked, where key now starts, so that the goroutine
+// finds it first. It returns nil where another changed h's shards
+// meanwhile, or where an Interval runs and set has a shard to wait for.
+func (h *Histogram) addShard(set *shardSet, key uintptr, start int) *shard {
+	h.grow.Lock()
+	defer h.grow.Unlock()
+	if h.shards.Load() != set {
+		return nil
+	}
+	if s := set.lockAny(key, start); s != nil {
+		return s
+	}
+	if len(set.shards) > 0 && h.collecting.Load() != 0 {
+		return nil
+	}
+	s := new(shard)
+	s.owner.Store(key)
+	s.mu.held = 1 // no other goroutine sees it before the Store below
+	h.c.ListLocked(&s.w, &s.mu.held)
+	n := len(set.shards) + 1
+	at := startOf(key, n)
+	shards := make([]*shard, 0, n)
+	shards = append(append(append(shards, set.shards[:at]...), s), set.shards[at:]...)
+	h.shards.Store(&shardSet{shards})
 	return s
 }
 
@@ -239,17 +366,35 @@ func (h *Histogram) Interval(dst *Snapshot) {
 	if dst == nil {
 		panic("counter: Histogram.Interval: a nil dst; pass a *Snapshot to fill")
 	}
-	h.forgetOwners()
+	h.collecting.Add(1)
+	defer h.collecting.Add(-1)
+	defer h.sweep()
 	h.c.Interval(&dst.d)
 }
 
-// forgetOwners forgets the shards' owners, at each Interval, so that the
-// goroutines recording now claim them afresh: one that has ended holds
-// none for long.
-func (h *Histogram) forgetOwners() {
-	for i := range h.shards {
-		if s := &h.shards[i]; s.owner.Load() != 0 {
+// sweep is the shards' step at the end of each Interval, which holds
+// h.collecting meanwhile. It forgets their owners, so that the goroutines
+// recording now claim them afresh: one that has ended holds none for
+// long. And it gives back the tally of each shard that no record claimed
+// for idleIntervals Intervals in a row: it closes the shard's writer
+// holding its lock, so that no record is in flight, and the shard's next
+// record takes a tally again.
+func (h *Histogram) sweep() {
+	h.sweeping.Lock()
+	defer h.sweeping.Unlock()
+	for _, s := range h.shards.Load().shards {
+		switch {
+		case s.owner.Load() != 0:
 			s.owner.Store(0)
+			s.idle = 0
+		case s.idle < idleIntervals-1:
+			s.idle++
+		case s.idle == idleIntervals-1 && s.mu.TryLock():
+			if s.owner.Load() == 0 {
+				s.w.Close()
+				s.idle = idleIntervals
+			}
+			s.mu.Unlock()
 		}
 	}
 }

@@ -141,7 +141,7 @@ func droppedRun(t *testing.T, n, spans int) (r droppedResult) {
 		r.cpu50, r.cpu99, r.cpuMax = cpu[len(cpu)/2], cpu[len(cpu)*99/100], cpu[len(cpu)-1]
 		r.wall99 = wall[len(wall)*99/100]
 	}
-	r.listed = h.c.Listed() - len(h.shards)
+	r.listed = h.c.Listed() - h.shardCount()
 	return r
 }
 

@@ -3,7 +3,6 @@ package counter
 import (
 	"errors"
 	"hash/maphash"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,15 +51,16 @@ const defaultFamilyLimit = 2000
 // as the SDK forgets its sets at each delta collection, so that the limit
 // frees up.
 //
-// Each series is a Histogram with S locks, S being GOMAXPROCS as NewFamily
-// found it rounded up to a power of two, at least 2 and at most 1024 (up
-// to that cap, NewHistogram's have four times as many: a family spreads its
-// goroutines over its series, and a hot path that one series takes alone
-// may record into a [Recorder] per goroutine). A series' memory is S
-// locks of about 380 bytes each, plus what [Histogram]'s doc says each
-// Histogram holds for what was recorded: a tally for each lock a goroutine
-// has used and each Recorder, of a size that follows the range of its
-// spans, and as many spares at most. The Family adds a copy of each set of values, a table of at most
+// Each series is a Histogram, made as [NewHistogram] makes one, whose
+// locks follow contention as Histogram's doc says: none before its first
+// record, one for a series that goroutines record into one at a time, and
+// one more for each record that found every lock held, at most S of
+// Histogram's doc as the series was made. A series' memory is an empty
+// Histogram's 640 bytes and locks of about 390 bytes each, plus what
+// Histogram's doc says each Histogram holds for what was recorded: a tally
+// for each lock that recorded lately and for each [Recorder], of a size
+// that follows the range of its spans, and a spare at most for each. The
+// Family adds a copy of each set of values, a table of at most
 // max(8, 4·limit) pointers to find them, and one Snapshot for Interval. A
 // forgotten series' memory is kept until it has been idle for as many
 // Intervals again as ForgetIdle's count, then left to the garbage
@@ -71,9 +71,7 @@ type Family struct {
 	labels []string
 	// limit is the most series the Family holds, the overflow included.
 	limit int
-	// shards is the number of shards newHistogram is asked for.
-	shards int
-	seed   maphash.Seed
+	seed  maphash.Seed
 
 	// table finds a member by its values without a lock: With loads it and
 	// probes its slots with atomic loads. An insert, under mu, stores a
@@ -180,7 +178,6 @@ func NewFamily(labels []string, limit int) (*Family, error) {
 	f := &Family{
 		labels: slices.Clone(labels),
 		limit:  limit,
-		shards: runtime.GOMAXPROCS(0),
 		seed:   maphash.MakeSeed(),
 	}
 	t := newFamilyTable(nil)
@@ -403,7 +400,7 @@ func (f *Family) add(hash uint64, values []string) *Histogram {
 	}
 	m := f.takeBack(hash, values)
 	if m == nil {
-		m = &member{hash: hash, values: make([]string, len(values)), h: f.newSeries()}
+		m = &member{hash: hash, values: make([]string, len(values)), h: NewHistogram()}
 		for i, v := range values {
 			m.values[i] = strings.Clone(v)
 		}
@@ -453,15 +450,10 @@ func (f *Family) overflowSeries() *Histogram {
 func (f *Family) overflowLocked() *Histogram {
 	o := f.overflow.Load()
 	if o == nil {
-		o = f.newSeries()
+		o = NewHistogram()
 		f.overflow.Store(o)
 	}
 	return o
-}
-
-// newSeries returns an empty Histogram with the Family's number of shards.
-func (f *Family) newSeries() *Histogram {
-	return newHistogram(handover.ProcessBarrier(), f.shards)
 }
 
 // Labels returns a copy of the Family's label names, in the order of the
@@ -579,14 +571,28 @@ func (f *Family) intervalEach(members, forgotten []*member, overflow *Histogram,
 	f.collectors = f.collectors[:0]
 	for _, list := range [][]*member{members, forgotten} {
 		for _, m := range list {
-			m.h.forgetOwners()
+			m.h.collecting.Add(1)
 			f.collectors = append(f.collectors, m.h.c)
 		}
 	}
 	if overflow != nil {
-		overflow.forgetOwners()
+		overflow.collecting.Add(1)
 		f.collectors = append(f.collectors, overflow.c)
 	}
+	defer func() {
+		// Each series' Interval ends with its sweep, here, once the
+		// Intervals of all have ended, whether visit panicked or not.
+		for _, list := range [][]*member{members, forgotten} {
+			for _, m := range list {
+				m.h.sweep()
+				m.h.collecting.Add(-1)
+			}
+		}
+		if overflow != nil {
+			overflow.sweep()
+			overflow.collecting.Add(-1)
+		}
+	}()
 	handover.Intervals(f.collectors, &f.scratch.d, func(i int) {
 		var m *member
 		switch {

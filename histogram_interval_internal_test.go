@@ -58,7 +58,7 @@ func TestIntervalExactUnderEachBarrier(t *testing.T) {
 	}
 	for _, b := range handover.Barriers() {
 		t.Run(b.String(), func(t *testing.T) {
-			h := newHistogram(b, max(runtime.GOMAXPROCS(0)*4, 8))
+			h := newHistogram(b, mostShards())
 			var finished [4]atomic.Int64
 			var writers sync.WaitGroup
 			for w := range 4 {
@@ -175,7 +175,7 @@ func TestDroppedRecordersAreFreed(t *testing.T) {
 			runtime.GC() // as a service's heap grows, the collector runs
 		}
 	}
-	listed := func() int { return h.c.Listed() - len(h.shards) }
+	listed := func() int { return h.c.Listed() - h.listedShards() }
 	deadline := time.Now().Add(30 * time.Second)
 	for listed() > 0 && time.Now().Before(deadline) {
 		runtime.GC() // finds the Recorders unreachable; their cleanups run after

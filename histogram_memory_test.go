@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -39,11 +40,25 @@ func heapNow() uint64 {
 	return ms.HeapAlloc
 }
 
+// lockBytes returns what a Histogram's lock holds: its shard's
+// allocation, measured, and its pointer among the Histogram's shards.
+func lockBytes() int {
+	keep := make([]*shard, 10_000)
+	h0 := heapNow()
+	for i := range keep {
+		keep[i] = new(shard)
+	}
+	per := int(heapNow()-h0) / len(keep)
+	runtime.KeepAlive(keep)
+	return per + int(unsafe.Sizeof(keep[0]))
+}
+
 // TestMemoryFormula checks the Histogram doc's memory figures against the
-// heap: the formula n(a, b) against the layout, the sizes it names, a
-// Recorder before its first span and after an Interval for spans over one
-// to six decades, recorded in order (the window widens at each span) or
-// shuffled, and a Snapshot of them.
+// heap: the formula n(a, b) against the layout, the sizes it names (an
+// empty Histogram's and a lock's among them), a Recorder before its first
+// span and after an Interval for spans over one to six decades, recorded
+// in order (the window widens at each span) or shuffled, and a Snapshot of
+// them.
 func TestMemoryFormula(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector's allocations are not the program's")
@@ -65,6 +80,18 @@ func TestMemoryFormula(t *testing.T) {
 	if got := unsafe.Sizeof(shard{}); got != 384 {
 		t.Errorf("a lock is %d bytes; the doc says 384", got)
 	}
+	if got := lockBytes(); got != 392 {
+		t.Errorf("a lock holds %d bytes; the doc says 392", got)
+	}
+	hs := make([]*Histogram, 100)
+	e0 := heapNow()
+	for i := range hs {
+		hs[i] = NewHistogram()
+	}
+	if per := int(heapNow()-e0) / len(hs); per > 640 {
+		t.Errorf("an empty Histogram holds %d bytes; the doc says 640", per)
+	}
+	runtime.KeepAlive(hs)
 	if got := unsafe.Sizeof(Snapshot{}); got != 152 {
 		t.Errorf("a Snapshot is %d bytes; its doc says 152", got)
 	}
@@ -190,4 +217,80 @@ func TestFamilyMemory(t *testing.T) {
 		t.Errorf("the family holds %d bytes; want at most 32 MB", all)
 	}
 	runtime.KeepAlive(rs)
+}
+
+// TestMemoryFollowsContention measures, at GOMAXPROCS 2, 64 and 256 (on
+// the CPUs the machine has), an empty Histogram; an empty series of a
+// Family, with its values and its place in the Family; and a series into
+// which 64 goroutines recorded spans over three decades at once through
+// Record, after an Interval. The empty ones do not grow with GOMAXPROCS.
+func TestMemoryFollowsContention(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector's allocations are not the program's")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	spans := make([]Tickdelta, 1000)
+	for k := range spans {
+		spans[k] = Tickdelta(1000 * math.Pow(1000, float64(k)/float64(len(spans)-1)))
+	}
+	procs := []int{2, 64, 256}
+	const n, busy, goroutines = 1000, 10, 64
+	var empty, emptySeries [3]int
+	for i, p := range procs {
+		runtime.GOMAXPROCS(p)
+		heapNow() // the runtime's own allocations for the new Ps (its GC's workers), apart
+		hs := make([]*Histogram, n)
+		h0 := heapNow()
+		for k := range hs {
+			hs[k] = NewHistogram()
+		}
+		empty[i] = int(heapNow()-h0) / n
+		f, err := NewFamily([]string{"set"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.With("first") // the Family's table, made with it, apart
+		h0 = heapNow()
+		for k := range n {
+			f.With("empty" + strconv.Itoa(k))
+		}
+		emptySeries[i] = int(heapNow()-h0) / n
+		used := make([]*Histogram, busy)
+		h0 = heapNow()
+		var s Snapshot
+		shards := 0
+		for k := range used {
+			h := f.With("used" + strconv.Itoa(k))
+			used[k] = h
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for range goroutines {
+				wg.Go(func() {
+					<-start
+					for _, d := range spans {
+						h.Record(d)
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			if h.Interval(&s); s.Count() != goroutines*uint64(len(spans)) {
+				t.Fatalf("an Interval holds %d spans; want %d", s.Count(), goroutines*len(spans))
+			}
+			shards += h.shardCount()
+		}
+		s.Reset()
+		t.Logf("GOMAXPROCS %d: an empty Histogram %d bytes, an empty series %d, a series after %d goroutines recorded three decades %d (%.1f shards)",
+			p, empty[i], emptySeries[i], goroutines, int(heapNow()-h0)/busy, float64(shards)/busy)
+		runtime.KeepAlive(hs)
+		runtime.KeepAlive(f)
+	}
+	for i := 1; i < len(procs); i++ {
+		if d := empty[i] - empty[0]; d > 64 || d < -64 {
+			t.Errorf("an empty Histogram holds %d bytes at GOMAXPROCS %d and %d at %d; want them equal within 64", empty[0], procs[0], empty[i], procs[i])
+		}
+		if d := emptySeries[i] - emptySeries[0]; d > 64 || d < -64 {
+			t.Errorf("an empty series holds %d bytes at GOMAXPROCS %d and %d at %d; want them equal within 64", emptySeries[0], procs[0], emptySeries[i], procs[i])
+		}
+	}
 }

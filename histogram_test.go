@@ -82,20 +82,22 @@ func TestRankOfDecimals(t *testing.T) {
 	})
 }
 
-// TestHistogramLocks: a Histogram has 4·GOMAXPROCS locks rounded up to a
-// power of two, at least 8 and at most 1024, and any goroutine's key
-// picks one of them.
+// TestHistogramLocks: a Histogram adds at most 4·GOMAXPROCS locks rounded
+// up to a power of two, at least 8 and at most 1024; it has none before
+// its first record, and any goroutine's key then finds one.
 func TestHistogramLocks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tc := range []struct{ procs, want int }{{1, 8}, {2, 8}, {3, 16}, {5, 32}, {64, 256}, {300, 1024}} {
 		runtime.GOMAXPROCS(tc.procs)
 		h := NewHistogram()
-		if len(h.shards) != tc.want {
-			t.Errorf("GOMAXPROCS %d: %d locks; want %d", tc.procs, len(h.shards), tc.want)
+		if h.most != tc.want || h.shardCount() != 0 {
+			t.Errorf("GOMAXPROCS %d: at most %d locks, %d before a record; want %d and 0", tc.procs, h.most, h.shardCount(), tc.want)
 		}
-		// Whatever the key, the lock it starts at is one of them.
 		for _, key := range []uintptr{0, 1, 12345, ^uintptr(0)} {
 			h.lockFor(key).mu.Unlock()
+		}
+		if h.shardCount() != 1 {
+			t.Errorf("GOMAXPROCS %d: %d locks after records one at a time; want 1", tc.procs, h.shardCount())
 		}
 	}
 }
@@ -413,12 +415,12 @@ func TestRecorderSpillsItsFirstSpans(t *testing.T) {
 		for k := range tc.spill {
 			record(r, k)
 		}
-		if got := h.c.Listed(); got != len(h.shards) {
-			t.Fatalf("%s: after %d spans a Recorder is listed (%d writers, %d locks); want it to have none yet", tc.name, tc.spill, got, len(h.shards))
+		if got := h.c.Listed(); got != h.shardCount() {
+			t.Fatalf("%s: after %d spans a Recorder is listed (%d writers, %d locks); want it to have none yet", tc.name, tc.spill, got, h.shardCount())
 		}
 		r.Record(7)
-		if got := h.c.Listed(); got != len(h.shards)+1 {
-			t.Fatalf("%s: after %d spans: %d writers, %d locks; want the Recorder listed", tc.name, tc.spill+1, got, len(h.shards))
+		if got := h.c.Listed(); got != h.shardCount()+1 {
+			t.Fatalf("%s: after %d spans: %d writers, %d locks; want the Recorder listed", tc.name, tc.spill+1, got, h.shardCount())
 		}
 		h.Interval(&s)
 		quarter := uint64(tc.spill / 4)

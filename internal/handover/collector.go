@@ -255,7 +255,7 @@ func (c *Collector) bareTally(from, to uint64) *Tally {
 	} else {
 		t = &Tally{min: math.MaxInt64, max: -1}
 	}
-	t.off, t.plan = from, to-from
+	t.off, t.plan, t.bare = from, to-from, true
 	return t
 }
 
@@ -373,9 +373,9 @@ func (c *Collector) begin() (barrier bool) {
 }
 
 // retire takes a writer that has begun no record since Interval last took
-// its tally off c's list, where it is not one of c's for good (List), and
-// it is closed (ended: Close followed its last record, which has ended) or
-// was found so idle by idleRetire Intervals before: its bare tally and its
+// its tally off c's list, where it is closed (ended: Close followed its
+// last record, which has ended), or was found so idle by idleRetire
+// Intervals before and is not one of c's for good (List): its bare tally and its
 // spare go back, and its cur becomes closed, so that a record it begins
 // after attaches it again. A record that began meanwhile and loaded the
 // bare tally stores nothing to it (its window holds no bucket) and finds
@@ -385,15 +385,20 @@ func (c *Collector) begin() (barrier bool) {
 // yet in a Dist keeps the writer listed. It reports whether it took w
 // off. c.interval is held.
 func (c *Collector) retire(w *Writer, ended bool) bool {
-	if w.pinned || w.flight.holding() && !w.flight.in {
+	if w.flight.holding() && !w.flight.in {
 		return false
 	}
-	if !ended && w.idle < idleRetire {
-		w.idle++
-		if t := w.spare.Swap(nil); t != nil {
-			c.poolPut(t) // an idle writer gives its spare back at once
+	if !ended {
+		if w.idle < idleRetire {
+			w.idle++
+			if t := w.spare.Swap(nil); t != nil {
+				c.poolPut(t) // an idle writer gives its spare back at once
+			}
+			return false
 		}
-		return false
+		if w.pinned {
+			return false // listed for good, and holding no counts
+		}
 	}
 	bare := w.cur.Load()
 	if bare == closed || cap(bare.store) != 0 {
@@ -538,12 +543,8 @@ func (c *Collector) look(w *Writer, dst *Dist) {
 		return
 	}
 	if w.ended(f.seq) {
-		// The record has ended, and no other begun: where it wrote none
-		// of the held tallies, it wrote the one installed, which the
-		// next scan must take although no record has begun since.
-		if j, ok := readJournal(w, f.seq); ok && j.marked && !f.holds(j.gen) {
-			f.seen = unseen
-		}
+		// The record has ended, and no other begun: it wrote a held
+		// tally, or none, as the one installed is bare.
 		f.finish(w, dst)
 		return
 	}
@@ -573,15 +574,10 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
 	f.begun(s, w, dst)
-	ended := tk.ended && s == tk.seq
-	if !ended && w.ended(s) {
-		ended = true
-		// The record may have loaded the tally installed since, after
-		// the barrier, and written that one: the next scan takes it.
-		if j, ok := readJournal(w, s); ok && j.marked && j.gen != old.gen() {
-			f.seen = unseen
-		}
-	}
+	// The record s has ended where its done says so, or Close, which
+	// followed it, does; as the tally installed in place of old is bare,
+	// and takes no record, the record wrote old.
+	ended := tk.ended && s == tk.seq || w.ended(s)
 	if atomic.LoadUint64(&w.seq) != s || ended {
 		// A later record has begun, after the barrier, as in the first
 		// case below; or the record s has ended, as its last store says,

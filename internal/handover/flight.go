@@ -69,15 +69,6 @@ func (f *flight) fresh(s uint64) bool { return s == f.seen }
 // holding reports whether the record holds a tally.
 func (f *flight) holding() bool { return len(f.held) > 0 }
 
-// holds reports whether a held tally has the generation g.
-func (f *flight) holds(g uint64) bool {
-	for _, ht := range f.held {
-		if ht.t.gen() == g {
-			return true
-		}
-	}
-	return false
-}
 
 func (f *flight) taken(s uint64) { f.seen = s }
 

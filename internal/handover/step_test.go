@@ -713,11 +713,12 @@ func (t *Tally) copyFrom(full *Tally) {
 // TestRecordEndsBetweenBarrierAndCollect stops a record after its seq,
 // lets an Interval load that seq and swap the tally, and resumes the
 // record at the Interval's barrier, so that it loads the tally installed,
-// counts into it (a negative span, counted apart, which a bare tally
-// takes) and ends, done and all, before the Interval reads the writer:
-// the Interval finds the record ended, and the next takes the tally it
-// wrote, although no record has begun since. The record is in exactly one
-// Interval.
+// bare, and ends, done and all, before the Interval reads the writer. A
+// bare tally takes no record, not even a negative span counted apart, so
+// the record begins another and counts into a tally it puts in front,
+// which the next Interval takes; were it to count into the bare tally, the
+// Interval would find it ended with no record begun since, and the next
+// would not take the tally. The record is in exactly one Interval.
 func TestRecordEndsBetweenBarrierAndCollect(t *testing.T) {
 	c := NewCollector(NoBarrier)
 	w := c.NewWriter()

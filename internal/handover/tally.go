@@ -30,6 +30,11 @@ type Tally struct {
 	// wide says the tally's counts are 32 bits; for a bare tally, that the
 	// tally the writer fills in its place is to be wide too.
 	wide bool
+	// bare says the reader installed the tally in place of one it took:
+	// it takes no record of any kind (countOf), so that a record that
+	// loads it puts a tally in front and begins another record, and one
+	// that the reader finds ended wrote a tally loaded before the swap.
+	bare bool
 	// marks has bit j%64 of word j/64 set for a count j that a writer
 	// holding a lock the reader can take (Collector.ListLocked) made not 0:
 	// such a writer marks each count it stores to before it gives its lock
@@ -99,6 +104,9 @@ var closed = &Tally{
 // countOf returns the count of place p (placeOf's) in t and the most it
 // may hold, or false where p is a bucket outside the window.
 func (t *Tally) countOf(p int) (c, most uint32, ok bool) {
+	if t.bare {
+		return 0, 0, false
+	}
 	switch p {
 	case placeMigrated:
 		return t.migrated, math.MaxUint32, true
@@ -214,7 +222,7 @@ func perWord(wide bool) uint64 {
 // once held a wider range takes a writer's spans around these without
 // widening.
 func (t *Tally) fit(from, to uint64, wide bool) {
-	t.plan, t.wide = 0, wide
+	t.plan, t.wide, t.bare = 0, wide, false
 	n, per := to-from, perWord(wide)
 	c := uint64(cap(t.store)) * per
 	if c < n {
