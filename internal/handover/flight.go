@@ -69,7 +69,6 @@ func (f *flight) fresh(s uint64) bool { return s == f.seen }
 // holding reports whether the record holds a tally.
 func (f *flight) holding() bool { return len(f.held) > 0 }
 
-
 func (f *flight) taken(s uint64) { f.seen = s }
 
 func (f *flight) begun(s uint64, w *Writer, dst *Dist) {
