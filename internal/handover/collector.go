@@ -217,21 +217,28 @@ func (w *Writer) spareTally(from, to uint64, wide bool) *Tally {
 }
 
 // poolTake takes a tally from the pool, one whose storage holds n words
-// where there is one, and returns it; nil where the pool is empty.
+// where there is one, else another, and returns it; nil where the pool is
+// empty. It looks at a tally only once it has taken it from its slot (a
+// writer may be fitting a tally another just took), and puts back those it
+// does not keep.
 func (c *Collector) poolTake(n uint64) *Tally {
-	var any *Tally
+	var other *Tally
 	for i := range c.pool {
-		if t := c.pool[i].Load(); t != nil && uint64(cap(t.store)) >= n && c.pool[i].CompareAndSwap(t, nil) {
+		t := c.pool[i].Swap(nil)
+		switch {
+		case t == nil:
+		case uint64(cap(t.store)) >= n:
+			if other != nil {
+				c.poolPut(other)
+			}
 			return t
+		case other == nil:
+			other = t
+		default:
+			c.poolPut(t)
 		}
 	}
-	for i := range c.pool {
-		if t := c.pool[i].Swap(nil); t != nil {
-			any = t
-			break
-		}
-	}
-	return any
+	return other
 }
 
 // poolPut puts the empty tally t in the pool, where a slot is free, and
