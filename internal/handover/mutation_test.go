@@ -260,7 +260,7 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 			"trace(EventRetiring)\n\tif !w.cur.CompareAndSwap(bare, closed) {\n\t\treturn false\n\t}\n\ttrace(EventRetired)\n\tw.attached.Store(false)",
 			"a writer that finds closed must push itself: attached is clear before the swap"},
 		{"retire: a writer whose last record is not yet in a Dist", "collector.go",
-			"if w.pinned || w.flight.holding() && !w.flight.in {", "if w.pinned {",
+			"if w.flight.holding() && !w.flight.in {\n\t\treturn false\n\t}\n\tif !ended {", "if !ended {",
 			"a record held aside is known only to its listed writer's flight"},
 		{"countOf: a bare tally takes a count apart", "tally.go",
 			"\tif t.bare {\n\t\treturn 0, 0, false\n\t}\n", "",
