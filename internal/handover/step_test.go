@@ -63,7 +63,8 @@ const kindWideEx Kind = 1<<10 + 1
 func (r rec) on(w *Writer) *Tally {
 	if r.k == kindWide || r.k == kindWideEx {
 		w.c.attach(w, KindSpan, 0, false)
-		t := newTally(0, NumBuckets)
+		t := &Tally{min: math.MaxInt64, max: -1}
+		t.fit(0, NumBuckets, false)
 		if r.k == kindWideEx {
 			t.keepExemplars()
 		}

@@ -201,13 +201,6 @@ func (t *Tally) reset() {
 	}
 }
 
-// newTally returns an empty narrow tally with the window [from, to).
-func newTally(from, to uint64) *Tally {
-	t := &Tally{min: math.MaxInt64, max: -1}
-	t.fit(from, to, false)
-	return t
-}
-
 // perWord returns how many counts of a tally, wide or not, a word holds.
 func perWord(wide bool) uint64 {
 	if wide {
