@@ -32,10 +32,8 @@ type Collector struct {
 	writers []*Writer
 	taken   []taken
 	bare    []*Tally
-	// round counts Intervals, so that a writer's flight knows whether the
-	// last one took its tally too; rounds is round for the writers, which
-	// read it to know whether an Interval began since they were made.
-	round  uint64
+	// rounds counts Intervals, for the writers, which read it to know
+	// whether an Interval began since they were made (Spill).
 	rounds atomic.Uint64
 	// listed is len(writers), for Listed.
 	listed atomic.Int64
@@ -343,8 +341,7 @@ func (c *Collector) begin() (barrier bool) {
 		c.writers = append(c.writers, w)
 		w = next
 	}
-	c.round++
-	c.rounds.Store(c.round)
+	c.rounds.Add(1)
 	for i := 0; i < len(c.writers); i++ {
 		w := c.writers[i]
 		s := atomic.LoadUint64(&w.seq)
@@ -370,7 +367,6 @@ func (c *Collector) begin() (barrier bool) {
 		if old := c.swap(w); old != nil {
 			trace(EventSwap)
 			w.flight.taken(s)
-			w.flight.round = c.round
 			c.taken = append(c.taken, taken{w: w, old: old, seq: s, ended: ended})
 			barrier = true
 		}
@@ -463,7 +459,6 @@ func (c *Collector) takeWhole(w *Writer) {
 	}
 	trace(EventSwapWhole)
 	f.taken(s)
-	f.round = c.round
 	for p := old; p != nil; p = p.prev {
 		p.marked = true
 	}

@@ -43,8 +43,6 @@ type flight struct {
 	// writer's last.
 	idle uint32
 	held []heldTally
-	// round is the Collector's round that last took the writer's tally.
-	round uint64
 	// seen is seq as the reader loaded it before it last took the
 	// writer's tally: where seq still has this value, no record has
 	// reached the tally since.
