@@ -101,6 +101,10 @@ type shard struct {
 	w    handover.Writer
 }
 
+// intervalPatience is how many times a record that finds every lock held
+// while an Interval runs yields before it adds a lock all the same.
+const intervalPatience = 16
+
 // idleIntervals is how many Intervals in a row a shard records nothing
 // before it gives its tally back.
 const idleIntervals = 3
@@ -234,19 +238,27 @@ func startOf(key uintptr, n int) int {
 // lockShared is lockFor's second step, for a goroutine that found every
 // shard it may claim held, or claimed by others: it takes the first free
 // shard from start, whoever claimed it. Where every shard is held, by
-// other records, it adds a shard (addShard), up to h.most; while an
-// Interval runs, which holds the locks in turn, and at the bound, it waits
-// for the shard at start.
+// other records, it adds a shard (addShard), up to h.most. While an
+// Interval runs, which holds the locks in turn and briefly, it yields up
+// to intervalPatience times for one to come free before it adds one: the
+// Interval's thread may be stopped holding a lock, and a record waits for
+// no Interval. At the bound, it waits for the shard at start.
 func (h *Histogram) lockShared(set *shardSet, key uintptr, start int) *shard {
 	if s := set.lockAny(key, start); s != nil {
 		return s
 	}
 	if len(set.shards) < h.most {
-		if s := h.addShard(set, key, start); s != nil {
-			return s
-		}
-		if h.shards.Load() != set {
-			return h.lockFor(key) // added meanwhile by another
+		for tries := 0; ; tries++ {
+			if s := h.addShard(set, key, start, tries >= intervalPatience); s != nil {
+				return s
+			}
+			if h.shards.Load() != set {
+				return h.lockFor(key) // added meanwhile by another
+			}
+			runtime.Gosched()
+			if s := set.lockAny(key, start); s != nil {
+				return s
+			}
 		}
 	}
 	s := set.shards[start]
@@ -286,7 +298,7 @@ func (set *shardSet) lockAny(key uintptr, start int) *shard {
 // claimed by key and locked, where key now starts, so that the goroutine
 // finds it first. It returns nil where another changed h's shards
 // meanwhile, or where an Interval runs and set has a shard to wait for.
-func (h *Histogram) addShard(set *shardSet, key uintptr, start int) *shard {
+func (h *Histogram) addShard(set *shardSet, key uintptr, start int, anyway bool) *shard {
 	h.grow.Lock()
 	defer h.grow.Unlock()
 	if h.shards.Load() != set {
@@ -295,7 +307,7 @@ func (h *Histogram) addShard(set *shardSet, key uintptr, start int) *shard {
 	if s := set.lockAny(key, start); s != nil {
 		return s
 	}
-	if len(set.shards) > 0 && h.collecting.Load() != 0 {
+	if len(set.shards) > 0 && h.collecting.Load() != 0 && !anyway {
 		return nil
 	}
 	s := new(shard)

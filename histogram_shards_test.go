@@ -250,3 +250,38 @@ func TestShardClaimMovesToItsUser(t *testing.T) {
 		got.mu.Unlock()
 	}
 }
+
+// TestRecordWaitsForNoInterval holds a Histogram's only lock as an
+// Interval whose thread the operating system stopped would (the Interval
+// running, its lock taken): a record from another goroutine does not wait
+// for it, but adds a lock after a few yields, and both spans are in the
+// next Interval.
+func TestRecordWaitsForNoInterval(t *testing.T) {
+	h := NewHistogram()
+	h.Record(1)
+	s := h.shards.Load().shards[0]
+	h.collecting.Add(1)
+	if !s.mu.TryLock() {
+		t.Fatal("the only lock is held")
+	}
+	done := make(chan struct{})
+	go func() {
+		h.Record(2)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a record waited for an Interval holding the lock")
+	}
+	s.mu.Unlock()
+	h.collecting.Add(-1)
+	if n := h.shardCount(); n != 2 {
+		t.Fatalf("%d locks; want 2: the record added one", n)
+	}
+	var snap Snapshot
+	h.Interval(&snap)
+	if snap.Count() != 2 {
+		t.Fatalf("%d spans; want 2", snap.Count())
+	}
+}
