@@ -102,8 +102,8 @@ type shard struct {
 }
 
 // intervalPatience is how many times a record that finds every lock held
-// while an Interval runs yields before it adds a lock all the same.
-const intervalPatience = 16
+// by one Interval yields before it adds a lock all the same.
+const intervalPatience = 64
 
 // idleIntervals is how many Intervals in a row a shard records nothing
 // before it gives its tally back.
@@ -239,16 +239,23 @@ func startOf(key uintptr, n int) int {
 // shard it may claim held, or claimed by others: it takes the first free
 // shard from start, whoever claimed it. Where every shard is held, by
 // other records, it adds a shard (addShard), up to h.most. While an
-// Interval runs, which holds the locks in turn and briefly, it yields up
-// to intervalPatience times for one to come free before it adds one: the
-// Interval's thread may be stopped holding a lock, and a record waits for
-// no Interval. At the bound, it waits for the shard at start.
+// Interval runs, which holds the locks in turn and briefly, it yields for
+// one to come free, and adds one where the same Interval still holds them
+// after intervalPatience yields: that Interval's thread may be stopped
+// holding a lock, and a record waits for no Interval. At the bound, it
+// waits for the shard at start.
 func (h *Histogram) lockShared(set *shardSet, key uintptr, start int) *shard {
 	if s := set.lockAny(key, start); s != nil {
 		return s
 	}
 	if len(set.shards) < h.most {
-		for tries := 0; ; tries++ {
+		for tries, round := 0, h.c.Begun(); ; tries++ {
+			// The same Interval holding the locks all along, its thread
+			// is likely stopped: add one anyway. Intervals back to back
+			// each hold them briefly.
+			if r := h.c.Begun(); r != round {
+				tries, round = 0, r
+			}
 			if s := h.addShard(set, key, start, tries >= intervalPatience); s != nil {
 				return s
 			}

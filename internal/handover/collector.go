@@ -130,6 +130,9 @@ func (c *Collector) NewWriter() *Writer {
 // only then. It must be called before w records.
 func (w *Writer) OnAttach(f func()) { w.onAttach = f }
 
+// Begun returns how many Intervals of c have begun.
+func (c *Collector) Begun() uint64 { return c.rounds.Load() }
+
 // Listed returns how many writers c collects: those listed, and those
 // that attached since the last Interval.
 func (c *Collector) Listed() int {
@@ -378,11 +381,12 @@ func (c *Collector) begin() (barrier bool) {
 // retire takes a writer that has begun no record since Interval last took
 // its tally off c's list, where it is closed (ended: Close followed its
 // last record, which has ended), or was found so idle by idleRetire
-// Intervals before and is not one of c's for good (List): its bare tally and its
-// spare go back, and its cur becomes closed, so that a record it begins
+// Intervals before and is not one of c's for good (List): its spare goes
+// back, and its cur becomes closed, so that a record it begins
 // after attaches it again. A record that began meanwhile and loaded the
-// bare tally stores nothing to it (its window holds no bucket) and finds
-// closed when it looks again. The tally an idle writer's last record may
+// bare tally stores nothing to it (a bare tally takes no record) and finds
+// closed when it looks again; it may still read it, so the bare tally is
+// let go, not reused. The tally an idle writer's last record may
 // still write, where the record is in a Dist already, is let go to the
 // garbage collector, never reused (see flight); one whose record is not
 // yet in a Dist keeps the writer listed. It reports whether it took w
@@ -422,7 +426,8 @@ func (c *Collector) retire(w *Writer, ended bool) bool {
 	if t := w.spare.Swap(nil); t != nil {
 		c.poolPut(t)
 	}
-	c.recycle(bare, nil)
+	// bare is let go, not reused: a record that loaded it may still be
+	// reading it.
 	last := len(c.writers) - 1
 	c.writers[w.index], c.writers[last].index = c.writers[last], w.index
 	c.writers[last] = nil
