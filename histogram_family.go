@@ -56,7 +56,7 @@ const defaultFamilyLimit = 2000
 // record, one for a series that goroutines record into one at a time, and
 // one more for each record that found every lock held, at most S of
 // Histogram's doc as the series was made. A series' memory is an empty
-// Histogram's 640 bytes and locks of about 380 bytes each, plus what
+// Histogram's 640 bytes and locks of about 390 bytes each, plus what
 // Histogram's doc says each Histogram holds for what was recorded: a tally
 // for each lock that recorded lately and for each [Recorder], of a size
 // that follows the range of its spans, and a spare at most for each. The
