@@ -40,7 +40,7 @@ func TestDroppedRecordersNoCliff(t *testing.T) {
 			n = max(total/10, 1000)
 		}
 		r := droppedRun(t, n, spans)
-		t.Logf("%d Recorders of %d spans dropped in %v: heap peak %.1f MB; %d Intervals, CPU p50 %v, p99 %v, max %v (wall p99 %v); %d writers listed at the end",
+		t.Logf("%d Recorders of %d spans dropped in %v: heap peak %.1f MB; %d Intervals, CPU p50 %v, p99 %v, max %v (wall p99 %v); %d writers listed at the end beyond the locks",
 			n, spans, r.took, float64(r.peak)/(1<<20), r.intervals, r.cpu50, r.cpu99, r.cpuMax, r.wall99, r.listed)
 		if r.peak > 64<<20 {
 			t.Errorf("%d spans a Recorder: the heap peaked at %.1f MB; want at most 64 MB", spans, float64(r.peak)/(1<<20))
@@ -48,7 +48,7 @@ func TestDroppedRecordersNoCliff(t *testing.T) {
 		if r.cpu99 > 50*time.Millisecond {
 			t.Errorf("%d spans a Recorder: Interval's p99 is %v of CPU; want it far below the 100 ms between Intervals", spans, r.cpu99)
 		}
-		if r.listed != 0 {
+		if r.listed > 0 { // fewer where an idle lock has left the list too
 			t.Errorf("%d spans a Recorder: %d dropped Recorders still listed three Intervals after the last", spans, r.listed)
 		}
 	}
