@@ -50,7 +50,7 @@ import (
 // A lock is held only while one span is counted, so a goroutine that
 // records alone keeps one lock, and records find every lock held only
 // where as many are in flight at once, or stopped halfway by the
-// scheduler. A lock is 376 bytes, and a tally once used, as large as a
+// scheduler. A lock is 384 bytes, and a tally once used, as large as a
 // Recorder's; a lock that no record took for two Intervals gives its
 // tally back until its next record. TestMemoryFormula checks these
 // figures; DESIGN.md says how. A writer that records exemplars holds 480

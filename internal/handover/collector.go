@@ -196,9 +196,17 @@ func (c *Collector) attach(w *Writer, k Kind, d int64, ex bool) {
 	t.setGen(uint64(w.lastGen))
 	w.cur.Store(t)
 	// After the store: the Interval that lists w finds t in it. A writer
-	// still listed (attached) is not pushed again.
-	if w.attached.CompareAndSwap(false, true) {
-		c.push(w)
+	// still listed (attached) is not pushed again. One pushed brings a
+	// bare header along, the reader's from then on, so that the Interval
+	// that takes its tally allocates none where the one its last
+	// retirement let go is missing.
+	if !w.attached.Load() {
+		if w.bareAhead == nil {
+			w.bareAhead = &Tally{min: math.MaxInt64, max: -1}
+		}
+		if w.attached.CompareAndSwap(false, true) {
+			c.push(w)
+		}
 	}
 }
 
@@ -253,14 +261,19 @@ func (c *Collector) poolPut(t *Tally) {
 }
 
 // bareTally returns an empty bare tally that stands for the window
-// [from, to). c.interval is held.
-func (c *Collector) bareTally(from, to uint64) *Tally {
+// [from, to), to install in w: one of c's, or the one w brought along as
+// it attached (each retirement lets one go), or a new one. c.interval is
+// held.
+func (c *Collector) bareTally(w *Writer, from, to uint64) *Tally {
 	var t *Tally
-	if n := len(c.bare); n > 0 {
+	switch n := len(c.bare); {
+	case n > 0:
 		t = c.bare[n-1]
 		c.bare[n-1] = nil
 		c.bare = c.bare[:n-1]
-	} else {
+	case w.bareAhead != nil:
+		t, w.bareAhead = w.bareAhead, nil
+	default:
 		t = &Tally{min: math.MaxInt64, max: -1}
 	}
 	t.off, t.plan, t.bare = from, to-from, true
@@ -505,7 +518,8 @@ func (c *Collector) swap(w *Writer) *Tally {
 	if old == closed {
 		return nil
 	}
-	fresh := c.bareTally(windowAfter(old))
+	from, to := windowAfter(old)
+	fresh := c.bareTally(w, from, to)
 	fresh.wide = old.wide // the counts the writer's next tally takes
 	for {
 		fresh.setGen(old.gen() + 1)

@@ -51,10 +51,14 @@ type Writer struct {
 	early uint32
 	born  uint32
 	// attached says the writer is listed, or pushed to be (attach);
-	// nextIn links c.incoming.
-	attached atomic.Bool
-	nextIn   *Writer
-	pinned   bool
+	// nextIn links c.incoming. bareAhead is a bare header the writer makes
+	// as it attaches, for the reader, which takes it for the first tally
+	// it installs where it has none of its own (Collector.bareTally): the
+	// writer's while attached is false, the reader's once it is true.
+	attached  atomic.Bool
+	nextIn    *Writer
+	bareAhead *Tally
+	pinned    bool
 	// lastGen is the generation of the tally the reader last took off
 	// the writer as it retired it, which the tally the writer attaches
 	// after takes (see attach).
