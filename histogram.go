@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/tickstamp/counter/internal/handover"
@@ -101,9 +102,10 @@ type shard struct {
 	w    handover.Writer
 }
 
-// intervalPatience is how many times a record that finds every lock held
-// by one Interval yields before it adds a lock all the same.
-const intervalPatience = 64
+// intervalPatience is how long a record that finds every lock held by one
+// Interval yields before it adds a lock all the same: far longer than an
+// Interval holds a lock, as long as a scheduling delay.
+const intervalPatience = time.Millisecond
 
 // idleIntervals is how many Intervals in a row a shard records nothing
 // before it gives its tally back.
@@ -241,7 +243,7 @@ func startOf(key uintptr, n int) int {
 // other records, it adds a shard (addShard), up to h.most. While an
 // Interval runs, which holds the locks in turn and briefly, it yields for
 // one to come free, and adds one where the same Interval still holds them
-// after intervalPatience yields: that Interval's thread may be stopped
+// after intervalPatience: that Interval's thread may be stopped
 // holding a lock, and a record waits for no Interval. At the bound, it
 // waits for the shard at start.
 func (h *Histogram) lockShared(set *shardSet, key uintptr, start int) *shard {
@@ -249,14 +251,14 @@ func (h *Histogram) lockShared(set *shardSet, key uintptr, start int) *shard {
 		return s
 	}
 	if len(set.shards) < h.most {
-		for tries, round := 0, h.c.Begun(); ; tries++ {
+		for since, round := time.Now(), h.c.Begun(); ; {
 			// The same Interval holding the locks all along, its thread
 			// is likely stopped: add one anyway. Intervals back to back
 			// each hold them briefly.
 			if r := h.c.Begun(); r != round {
-				tries, round = 0, r
+				since, round = time.Now(), r
 			}
-			if s := h.addShard(set, key, start, tries >= intervalPatience); s != nil {
+			if s := h.addShard(set, key, start, time.Since(since) >= intervalPatience); s != nil {
 				return s
 			}
 			if h.shards.Load() != set {
