@@ -577,8 +577,9 @@ var stopPhases = []stopPhase{{
 // An operation over the bound passes only where a stop held it up asleep
 // in the Go runtime (see threadPlace.asleepInRuntime: on the runtime's
 // own mutex, which the stopped thread may hold, or preempted), which the
-// test logs with where both threads were; the CI failure this answers
-// was an attach that allocated while the stopped reporter held the heap.
+// test logs with where both threads were. (An attach allocates a tally
+// where the pool has none, and registers a cleanup: both take the
+// runtime's mutexes.)
 //
 // The bound is 100 ms by default, which a loaded machine with 2 CPUs meets
 // and a wait for a stopped thread exceeds; COUNTER_STOPPED_BOUND sets it,
