@@ -292,8 +292,9 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 			}
 			// A narrow count full (or a narrow unknownCPU, which widening
 			// does not help, and then a wide tally's full count) widens
-			// the counts of the tally put in front.
-			full8 := p >= 0 && !outside && !full.wide
+			// the counts of the tally put in front; a bare tally's are as
+			// its wide says.
+			full8 := p >= 0 && !outside && !full.wide && !full.bare
 			fresh := w.spareTally(from, to, full.wide || full8)
 			if e != nil || full.ex != nil {
 				fresh.keepExemplars()

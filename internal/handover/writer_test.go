@@ -58,6 +58,37 @@ func TestFullBucketHandsOver(t *testing.T) {
 	}
 }
 
+// TestBareKeepsTheWidth checks the tally a writer's first span after an
+// Interval puts in front of the bare one installed: as narrow as the one
+// taken, unless that one was wide. (A bare tally counts nothing, and its
+// first span, inside its window, once widened the counts as a full narrow
+// count does, so that every busy writer's tallies were wide after its
+// first Interval.)
+func TestBareKeepsTheWidth(t *testing.T) {
+	c := newTestCollector()
+	w := c.NewWriter()
+	var s Dist
+	for i := range 3 {
+		w.Record(7)
+		c.Interval(&s)
+		w.Record(7)
+		if tl := w.cur.Load(); tl.wide || tl.bare {
+			t.Fatalf("Interval %d: the tally after the bare one: wide %v, bare %v; want a narrow one", i+1, tl.wide, tl.bare)
+		}
+	}
+	w.cur.Load().setCount(placeOf(KindSpan, 7), math.MaxUint8)
+	w.Record(7) // widens
+	c.Interval(&s)
+	w.Record(7)
+	if tl := w.cur.Load(); !tl.wide {
+		t.Fatal("after an Interval took a wide tally, the next is narrow; want it wide")
+	}
+	c.Interval(&s)
+	if s.Count() != 1 || s.countOf(int(BucketOf(7))) != 1 {
+		t.Fatalf("the last Interval holds %d spans; want the 1 recorded since the one before", s.Count())
+	}
+}
+
 // TestHugeSpansKeepOneTally records spans near the top of the range, whose
 // sum passes 2⁶⁴ every few spans: the writer keeps its one tally, and the
 // Interval's sum is exact.
