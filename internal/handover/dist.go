@@ -1,6 +1,7 @@
 package handover
 
 import (
+	"encoding/binary"
 	"iter"
 	"math/bits"
 	"unsafe"
@@ -313,9 +314,9 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 
 // addTally adds a tally's spans. The tally is the reader's: complete, or
 // a copy of one. Its counts lie in the buckets of its minimum to its
-// maximum, or, where it is marked, in its marked buckets; an unmarked one
-// is marked first (Tally.mark), at a look at each count of that span, and
-// then read by its marks, which empties it (takeMarked).
+// maximum, and there, where it is marked, in its marked buckets
+// (takeMarked), and otherwise in the chunks it touched (takeTouched). It
+// empties the counts it reads.
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
 		from, to := t.window()
@@ -323,11 +324,12 @@ func (s *Dist) addTally(t *Tally) {
 		to = min(to, BucketOf(uint64(t.max))+1)
 		var n uint64
 		if from < to {
-			if !t.marked {
-				t.mark(int(from-t.off), int(to-t.off))
-			}
 			s.cover(from, to)
-			n = s.takeMarked(t)
+			if t.marked {
+				n = s.takeMarked(t)
+			} else {
+				n = s.takeTouched(t, int(from-t.off), int(to-t.off))
+			}
 			t.emptied = true
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
@@ -359,6 +361,70 @@ func (s *Dist) takeMarked(t *Tally) (n uint64) {
 				s.addAt(d+j, uint64(c))
 				n += uint64(c)
 			}
+		}
+	}
+	return n
+}
+
+// takeTouched adds the counts [i, k) of the window of a tally that is not
+// marked, looking only in the chunks its touched bits name, which hold
+// every count not 0 there (see Tally.touched), and returns their sum. It
+// empties the counts as it reads them: the tally is the reader's alone.
+// So its work follows the chunks a writer recorded into, a step a word of
+// counts where most are 0.
+func (s *Dist) takeTouched(t *Tally, i, k int) (n uint64) {
+	d := int(t.off) - int(s.off)
+	for c := i >> touchShift; c<<touchShift < k; c++ {
+		if t.touched>>(c&63)&1 == 0 {
+			continue
+		}
+		from, to := max(i, c<<touchShift), min(k, (c+1)<<touchShift)
+		if t.wide {
+			n += s.takeWide(t.counts[from:to], d+from)
+		} else {
+			n += s.takeSmall(t.small[from:to], d+from)
+		}
+	}
+	return n
+}
+
+// takeWide adds the wide counts cs, the first at place j of the window,
+// and empties them; it returns their sum.
+func (s *Dist) takeWide(cs []uint32, j int) (n uint64) {
+	for x, c := range cs {
+		if c != 0 {
+			cs[x] = 0
+			s.addAt(j+x, uint64(c))
+			n += uint64(c)
+		}
+	}
+	return n
+}
+
+// takeSmall adds the narrow counts cs, the first at place j of the
+// window, and empties them, eight at a step; it returns their sum.
+func (s *Dist) takeSmall(cs []uint8, j int) (n uint64) {
+	x := 0
+	for ; x+8 <= len(cs); x += 8 {
+		w := binary.LittleEndian.Uint64(cs[x:]) // count x+b in byte b
+		if w == 0 {
+			continue
+		}
+		clear(cs[x : x+8])
+		// The top bit of each byte of w not 0.
+		const low7, top = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+		for m := ((w & low7) + low7 | w) & top; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m) &^ 7
+			c := w >> b & 0xff
+			s.addAt(j+x+b>>3, c)
+			n += c
+		}
+	}
+	for ; x < len(cs); x++ {
+		if c := cs[x]; c != 0 {
+			cs[x] = 0
+			s.addAt(j+x, uint64(c))
+			n += uint64(c)
 		}
 	}
 	return n

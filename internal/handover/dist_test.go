@@ -118,6 +118,7 @@ func TestDistAddTallyBits(t *testing.T) {
 				for _, i := range []uint64{first, first + n/2, first + n - 1} {
 					c, _, _ := tl.countOf(int(i))
 					tl.setCount(int(i), c+1)
+					tl.touched |= touchBit(i - tl.off)
 					want[int(i)]++
 				}
 				lo, _ := BucketBounds(int(first))
@@ -134,23 +135,27 @@ func TestDistAddTallyBits(t *testing.T) {
 	}
 }
 
-// TestTallyMark marks tallies, narrow and wide, whose counts not 0 lie at
-// random in a span [i, k) of their window, sparse and dense, from every
-// place modulo 8 and across words of marks, and checks that the marks name
-// exactly those counts, that addTally then takes each, and that the tally
-// is empty after.
-func TestTallyMark(t *testing.T) {
+// TestTakeTouched takes tallies, narrow and wide, whose counts not 0 lie
+// at random in a span [i, k) of their window, sparse and dense, from every
+// place modulo 8, in windows of fewer and of more than 64 chunks, with the
+// touched bits of their chunks and a few more at random, and checks that
+// takeTouched takes each count and returns their sum, and leaves the
+// tally's counts empty.
+func TestTakeTouched(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for round := range 4000 {
 		wide := round%2 == 1
 		n := 1 + r.IntN(300)
+		if round%16 == 0 {
+			n = 1 + r.IntN(6000) // past 64 chunks of touched
+		}
 		from := uint64(64*r.IntN(4) + r.IntN(8))
 		tl := &Tally{min: math.MaxInt64, max: -1}
 		tl.fit(from, from+uint64(n), wide)
 		w := int(tl.size())
 		i := r.IntN(w)
 		k := i + 1 + r.IntN(w-i)
-		want := map[int]uint64{}
+		want, sum := map[int]uint64{}, uint64(0)
 		dense := r.IntN(3) == 0
 		most := int64(255)
 		if wide {
@@ -160,37 +165,22 @@ func TestTallyMark(t *testing.T) {
 			if dense && r.IntN(2) == 0 || r.IntN(20) == 0 || j == i && r.IntN(2) == 0 || j == k-1 && r.IntN(2) == 0 {
 				c := uint32(1 + r.Int64N(min(int64(1)<<r.IntN(32), most)))
 				tl.setCount(int(tl.off)+j, c)
+				tl.touched |= touchBit(uint64(j))
 				want[int(tl.off)+j] = uint64(c)
+				sum += uint64(c)
 			}
 		}
-		cp := new(Tally).load(tl)
-		tl.mark(i, k)
-		if !tl.marked {
-			t.Fatal("mark left the tally unmarked")
-		}
-		for j := range w {
-			if on := tl.marks[j>>6]>>(j&63)&1 == 1; on != (tl.countAt(j) != 0) {
-				t.Fatalf("wide %v, window %d, marked [%d, %d): count %d is %d, and its mark %v", wide, w, i, k, j, tl.countAt(j), on)
-			}
-		}
-		for j := w; j < len(tl.marks)*64; j++ {
-			if tl.marks[j>>6]>>(j&63)&1 == 1 {
-				t.Fatalf("window %d: a mark past it, at %d", w, j)
-			}
-		}
-		// A copy, whose marks mark allocates.
-		cp.mark(i, k)
-		if !slices.Equal(cp.marks[:len(tl.marks)], tl.marks) {
-			t.Fatalf("a copy's marks %x; the tally's %x", cp.marks, tl.marks)
-		}
+		tl.touched |= r.Uint64() & r.Uint64() & r.Uint64()
 		var s Dist
 		s.cover(tl.off, tl.off+uint64(w))
-		s.takeMarked(tl)
-		if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
-			t.Fatalf("took %v; want %v", got, want)
+		if got := s.takeTouched(tl, i, k); got != sum {
+			t.Fatalf("wide %v, window %d, [%d, %d): took a sum of %d; want %d", wide, w, i, k, got, sum)
 		}
-		if slices.ContainsFunc(tl.store, func(c uint32) bool { return c != 0 }) || slices.ContainsFunc(tl.marks, func(m uint64) bool { return m != 0 }) {
-			t.Fatal("a taken tally still holds counts or marks")
+		if got := maps.Collect(s.Buckets()); !maps.Equal(got, want) {
+			t.Fatalf("wide %v, window %d, [%d, %d), touched %x: took %v; want %v", wide, w, i, k, tl.touched, got, want)
+		}
+		if slices.ContainsFunc(tl.store, func(c uint32) bool { return c != 0 }) {
+			t.Fatal("a taken tally still holds counts")
 		}
 	}
 }

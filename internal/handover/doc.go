@@ -20,6 +20,7 @@
 //	5  jlo                 jlo, jhi, jUnknown    t's sum and unknownCPU after it
 //	6  jmark               jmark                 the count it leaves, t's generation, s's low 30 bits
 //	7  t.counts[i]         the count of k        (Tally.of says which)
+//	7b t.touched           t.touched             the bit of count i's chunk, where i is in the window
 //	8  t.lo                t.lo, t.hi            where k is summed
 //	9  t.max, t.min        t.max, t.min          where k is summed and d is past them
 //	10                     t.unknownCPU          where k is KindUnknown
@@ -49,7 +50,7 @@
 //     reader's barrier prevents.
 //   - R2, the journal before its mark: rows 2, 3 and 5 before row 6. The
 //     reader trusts a journal word only where jmark is the record's.
-//   - R3, the mark before the tally: row 6 before rows 7 to 10. A copy of
+//   - R3, the mark before the tally: row 6 before rows 7 to 11. A copy of
 //     the tally that saw any of the record's stores to it then sees its
 //     mark too, since the reader loads jmark after it copies.
 //   - R4, done last: row 12 after every other. A reader that finds done
@@ -73,9 +74,17 @@
 // seq, is whole in the tally (flight.finish, exemplars.since); and a tally
 // taken complete has every slot whole.
 //
+// Row 7b is a hint to the reader, a store to the tally under R3 and R4:
+// it reads a tally's counts only in the chunks touched names
+// (Dist.takeTouched), so that its work follows the spans recorded, not
+// the window. A tally it takes complete has the bit of every count not 0;
+// a copy, which may have seen R's count and not its bit, takes the bit of
+// R's bucket with R's values where it takes them (journal.placeIn), and
+// otherwise saw neither (R3).
+//
 // Every other order is free, and a change to one is no change to the
 // proof: rows 2, 3 and 5 in any order among themselves and with the load
-// (where the data allow: row 5 needs t); rows 7 to 10 in any order among
+// (where the data allow: row 5 needs t); rows 7 to 11 in any order among
 // themselves, since the reader never takes a tally that a record is
 // writing as it finds it (where the mark is visible it takes the record's
 // words from the journal, where it is not the copy saw none of them, and

@@ -81,6 +81,7 @@ func (j *journal) placeIn(c *Tally, s uint64) {
 		c.setCount(p, j.count)
 	} else if _, _, ok := c.countOf(p); ok { // a copy has the window of the tally it copies
 		c.setCount(p, j.count)
+		c.touched |= touchBit(uint64(p) - c.off) // which the copy may have seen unset
 	}
 	if !j.kind.summed() {
 		return

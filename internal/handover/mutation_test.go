@@ -73,6 +73,7 @@ var unitLabels = []struct {
 	{regexp.MustCompile(`&w\.jexTag\b`), "the exemplar's journal", 1},
 	{regexp.MustCompile(`&w\.jmark\b`), "jmark", 2},
 	{regexp.MustCompile(`&t\.counts\[i\]|t\.setCount\(p, c\)`), "count", 3},
+	{regexp.MustCompile(`&t\.touched\b`), "t.touched", 3},
 	{regexp.MustCompile(`&t\.lo\b`), "t.lo", 3},
 	{regexp.MustCompile(`&t\.hi\b`), "t.hi", 3},
 	{regexp.MustCompile(`&t\.max\b`), "t.max", 3},

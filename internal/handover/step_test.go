@@ -200,6 +200,7 @@ func fillBucketOf(d int64, wide bool) func(*Writer) int {
 		p := placeOf(KindSpan, d)
 		_, most, _ := t.countOf(p)
 		t.setCount(p, most)
+		t.touched |= touchBit(uint64(p) - t.off)
 		t.min, t.max = min(t.min, d), max(t.max, d) // as the spans would
 		return p
 	}
@@ -704,6 +705,11 @@ func (t *Tally) copyFrom(full *Tally) {
 	}
 	t.lo, t.hi, t.min, t.max = full.lo, full.hi, full.min, full.max
 	t.negative, t.migrated, t.unknownCPU = full.negative, full.migrated, full.unknownCPU
+	for j := range t.size() {
+		if t.countAt(int(j)) != 0 {
+			t.touched |= touchBit(j)
+		}
+	}
 	if full.ex != nil {
 		t.keepExemplars()
 		*t.ex = *full.ex

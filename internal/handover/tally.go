@@ -59,6 +59,13 @@ type Tally struct {
 	plan uint64
 	// lo and hi are the 128-bit sum of the spans in counts.
 	lo, hi uint64
+	// touched has bit c%64 set for each chunk c of touchChunk counts of
+	// the window (counts c·touchChunk on) that a record stored to: each
+	// record sets its bit beside its count (see the package doc's table),
+	// so that the reader looks for counts not 0 only in the chunks it
+	// names, in proportion to the spans recorded, not to the window. A
+	// window past 64 chunks has chunks c, c+64, … share bit c.
+	touched uint64
 	// min and max are the smallest and largest span in counts; an empty
 	// tally has max < 0.
 	min, max int64
@@ -84,6 +91,14 @@ type Tally struct {
 	// too narrow. It stays with the tally when it becomes a spare.
 	ex *exemplars
 }
+
+// touchShift and touchChunk size the chunks of Tally.touched: 32 counts,
+// so that a window of up to 2,048 buckets, 16 doublings, has a bit for
+// each chunk, of a byte's counts half a cache line.
+const touchShift, touchChunk = 5, 1 << 5
+
+// touchBit returns the bit of Tally.touched of count i of a window.
+func touchBit(i uint64) uint64 { return 1 << (i >> touchShift & 63) }
 
 // keepExemplars gives t, which is not installed, slots for exemplars.
 func (t *Tally) keepExemplars() {
@@ -191,7 +206,7 @@ func (t *Tally) reset() {
 	}
 	clear(t.marks)
 	t.marked, t.emptied = false, false
-	t.lo, t.hi = 0, 0
+	t.lo, t.hi, t.touched = 0, 0, 0
 	t.min, t.max = math.MaxInt64, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
 	t.prev = nil
@@ -239,109 +254,6 @@ func (t *Tally) fit(from, to uint64, wide bool) {
 	}
 }
 
-// mark sets the marks of t's counts not 0 among counts[i:k], which must
-// hold every count not 0, and says that they do (marked): the reader then
-// reads t by its marks (Dist.takeMarked), as it reads a tally it took
-// whole. t is the reader's: complete and out of its writer's reach, or a
-// copy. It looks at eight counts a step, as most counts of a tally of
-// fewer spans than buckets are 0.
-func (t *Tally) mark(i, k int) {
-	if need := int(t.size()+63) >> 6; len(t.marks) < need {
-		t.marks = make([]uint64, need)
-	}
-	if !t.wide {
-		t.markSmall(i, k)
-		return
-	}
-	c, m := t.counts[:k], t.marks
-	j := i
-	for ; j < k && j&7 != 0; j++ {
-		if c[j] != 0 {
-			m[j>>6] |= 1 << (j & 63)
-		}
-	}
-	// From a multiple of 8 on, eight counts a step, whose eight bits lie in
-	// one word of marks, tested as four words of two counts where the
-	// counts' storage is aligned to 8 bytes, as Go aligns an allocation of
-	// 8 bytes or more (so is each eighth count then). The step's counts lie
-	// in c[j:k], as n ≤ k−j.
-	if n := (k - j) &^ 7; n > 0 && uintptr(unsafe.Pointer(&c[j]))%8 == 0 {
-		p := unsafe.Pointer(&c[j])
-		for x := 0; x < n; x += 8 {
-			q := unsafe.Add(p, 4*x)
-			if w := (*[4]uint64)(q); w[0]|w[1]|w[2]|w[3] != 0 {
-				m[(j+x)>>6] |= nonzero8((*[8]uint32)(q), w) << ((j + x) & 63)
-			}
-		}
-		j += n
-	}
-	for ; j < k; j++ {
-		if c[j] != 0 {
-			m[j>>6] |= 1 << (j & 63)
-		}
-	}
-	t.marked = true
-}
-
-// markSmall is mark for a narrow tally: eight counts a word.
-func (t *Tally) markSmall(i, k int) {
-	c, m := t.small[:k], t.marks
-	j := i
-	for ; j < k && j&7 != 0; j++ {
-		if c[j] != 0 {
-			m[j>>6] |= 1 << (j & 63)
-		}
-	}
-	if j+8 <= k && uintptr(unsafe.Pointer(&c[j]))%8 == 0 {
-		for ; j+8 <= k; j += 8 {
-			if *(*uint64)(unsafe.Pointer(&c[j])) == 0 {
-				continue
-			}
-			for x := j; x < j+8; x++ {
-				if c[x] != 0 {
-					m[x>>6] |= 1 << (x & 63)
-				}
-			}
-		}
-	}
-	for ; j < k; j++ {
-		if c[j] != 0 {
-			m[j>>6] |= 1 << (j & 63)
-		}
-	}
-	t.marked = true
-}
-
-// nonzero8 returns a bit for each of the eight counts q, set where the
-// count is not 0: it looks at the counts of the words w, its counts two by
-// two, not 0, as most of a tally's counts are 0.
-func nonzero8(q *[8]uint32, w *[4]uint64) (b uint64) {
-	if w[0] != 0 {
-		b |= nonzero2(q[0], q[1])
-	}
-	if w[1] != 0 {
-		b |= nonzero2(q[2], q[3]) << 2
-	}
-	if w[2] != 0 {
-		b |= nonzero2(q[4], q[5]) << 4
-	}
-	if w[3] != 0 {
-		b |= nonzero2(q[6], q[7]) << 6
-	}
-	return b
-}
-
-// nonzero2 returns bit 0 set where x is not 0, and bit 1 where y is not.
-func nonzero2(x, y uint32) (b uint64) {
-	if x != 0 {
-		b = 1
-	}
-	if y != 0 {
-		b |= 2
-	}
-	return b
-}
-
 // load copies t into dst with atomic loads, as its writer may store to it
 // meanwhile, and returns dst. dst is the reader's own.
 func (dst *Tally) load(t *Tally) *Tally {
@@ -362,6 +274,7 @@ func (dst *Tally) load(t *Tally) *Tally {
 	dst.marked, dst.emptied = false, false
 	dst.lo = atomic.LoadUint64(&t.lo)
 	dst.hi = atomic.LoadUint64(&t.hi)
+	dst.touched = atomic.LoadUint64(&t.touched)
 	dst.min = atomic.LoadInt64(&t.min)
 	dst.max = atomic.LoadInt64(&t.max)
 	dst.negative = atomic.LoadUint32(&t.negative)

@@ -118,6 +118,8 @@ func (w *Writer) Record(d int64) *Tally {
 		store32(&t.counts[i], c)
 	}
 	step()
+	store64(&t.touched, t.touched|touchBit(i))
+	step()
 	store64(&t.lo, lo)
 	step()
 	if d > t.max {
@@ -193,6 +195,8 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	} else {
 		store32(&t.counts[i], c)
 	}
+	step()
+	store64(&t.touched, t.touched|touchBit(i))
 	step()
 	store64(&t.lo, lo)
 	step()
@@ -361,6 +365,10 @@ func (w *Writer) put(d int64, k Kind, e *Exemplar) (*Tally, bool) {
 	store64(&w.jmark, mark(c, t, s))
 	step()
 	t.setCount(p, c)
+	step()
+	if p >= 0 {
+		store64(&t.touched, t.touched|touchBit(uint64(p)-t.off))
+	}
 	step()
 	if k.summed() {
 		store64(&t.lo, lo)
