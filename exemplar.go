@@ -50,7 +50,7 @@ func (r *Recorder) RecordExemplar(d Tickdelta, e Exemplar) {
 // goroutine, with its exemplar e, kept as [Recorder.RecordExemplar] says.
 func (h *Histogram) RecordExemplar(d Tickdelta, e Exemplar) {
 	s := h.lock()
-	s.w.RecordExemplar(int64(d), e.words()).MarkSpan(int64(d))
+	s.w.RecordExemplar(int64(d), e.words())
 	s.mu.Unlock()
 }
 

@@ -33,11 +33,11 @@ import (
 //
 // and a Recorder holds at most
 //
-//	Recorder(a, b) = 800 + 1.25·(1.5·n(a, b) + 64) bytes after an Interval,
+//	Recorder(a, b) = 800 + 1.125·(1.5·n(a, b) + 64) bytes after an Interval,
 //
 // while no bucket of its counts more than 255 of its spans between two
 // Intervals (a tally's counts are a byte each until one would pass 255,
-// and then 32 bits, 800 + 4.75·(1.5·n(a, b) + 64)), and 400 bytes before
+// and then 32 bits, 800 + 4.5·(1.5·n(a, b) + 64)), and 400 bytes before
 // it takes a tally ([Recorder] says when).
 //
 // Locks follow contention, not the CPUs. An empty Histogram holds 640
@@ -166,11 +166,11 @@ func (h *Histogram) spill(d int64, k handover.Kind, e handover.Exemplar, ex bool
 	s := h.lock()
 	switch {
 	case ex:
-		s.w.RecordExemplar(d, &e).Mark(k, d)
+		s.w.RecordExemplar(d, &e)
 	case k == handover.KindSpan:
-		s.w.Record(d).MarkSpan(d)
+		s.w.Record(d)
 	default:
-		s.w.RecordKind(d, k).Mark(k, d)
+		s.w.RecordKind(d, k)
 	}
 	s.mu.Unlock()
 }
@@ -182,7 +182,7 @@ func (h *Histogram) spill(d int64, k handover.Kind, e handover.Exemplar, ex bool
 // or by [Histogram.Interval] to swap the lock's tally for a spare.
 func (h *Histogram) Record(d Tickdelta) {
 	s := h.lock()
-	s.w.Record(int64(d)).MarkSpan(int64(d))
+	s.w.Record(int64(d))
 	s.mu.Unlock()
 }
 
@@ -353,7 +353,7 @@ func (h *Histogram) addShard(set *shardSet, key uintptr, start int, anyway bool)
 // it) goes to this snapshot where its stores have begun, and otherwise to
 // the first Interval after they have. Where a lock of [Histogram.Record] is free,
 // Interval takes that lock's tally holding it, so that no record is in
-// flight, and reads it in proportion to the buckets its spans marked; where
+// flight, and reads it without a copy; where
 // a goroutine holds it, Interval does not wait, and takes the tally as a
 // Recorder's. On Linux on amd64, where Recorders record with plain stores,
 // an Interval that takes any Recorder's tally, or a lock's while it is
@@ -372,9 +372,8 @@ func (h *Histogram) addShard(set *shardSet, key uintptr, start int, anyway bool)
 //
 // Interval may be called from any goroutine, and calls to it take turns.
 // Its work is a look at each writer, and for each that recorded since the
-// last Interval or was closed meanwhile a walk of its tally's spans'
-// buckets (of those its spans marked, for a lock's tally taken holding the
-// lock); at most one barrier, and none where it took only locks' tallies,
+// last Interval or was closed meanwhile a walk of the chunks of 32
+// buckets its spans touched; at most one barrier, and none where it took only locks' tallies,
 // each holding its lock. It allocates only to widen dst's window (see
 // [Snapshot]) and to grow its list of writers; a writer's first span after
 // an Interval takes the tally the Interval emptied for it, so that in a

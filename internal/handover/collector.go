@@ -103,13 +103,12 @@ func (c *Collector) List(w *Writer) {
 }
 
 // ListLocked is List for a writer that holds the lock word *lock (0 free,
-// 1 held; given up with Release) throughout each of its records and their
-// marks (Tally.MarkSpan, Tally.Mark), as a Histogram's shard does.
-// Interval tries that lock and, where it is free, takes the writer's tally
-// holding it: with no record under way, the tally is whole and its marks
-// name its counts, so that Interval reads it at a cost in proportion to
-// the buckets marked, and needs no barrier for it. Where the lock is held,
-// Interval takes the tally as List's, without waiting.
+// 1 held; given up with Release) throughout each of its records, as a
+// Histogram's shard does. Interval tries that lock and, where it is free,
+// takes the writer's tally holding it: with no record under way, the tally
+// is whole, and Interval reads it without a copy, a journal or a barrier.
+// Where the lock is held, Interval takes the tally as List's, without
+// waiting.
 func (c *Collector) ListLocked(w *Writer, lock *uint32) {
 	w.lock = lock
 	c.List(w)
@@ -461,8 +460,8 @@ func tryLock(l *uint32) bool {
 
 // takeWhole swaps out w's tally holding w's lock: no record of w is under
 // way, and every one before has ended and is visible (the lock's
-// compare-and-swap orders them before), so the tally is complete, its
-// marks name each count not 0, and its writer's next record, which takes
+// compare-and-swap orders them before), so the tally is complete, and its
+// writer's next record, which takes
 // the lock after this one is given up, loads the new tally. So it needs
 // neither a barrier nor a journal. The record in flight, if any, has
 // ended: its held tallies are spares again.
@@ -477,9 +476,6 @@ func (c *Collector) takeWhole(w *Writer) {
 	}
 	trace(EventSwapWhole)
 	f.taken(s)
-	for p := old; p != nil; p = p.prev {
-		p.marked = true
-	}
 	c.taken = append(c.taken, taken{w: w, old: old, whole: true})
 }
 
@@ -719,10 +715,8 @@ func (c *Collector) settle() {
 func (w *Writer) Close() { w.closedAt.Store(atomic.LoadUint64(&w.seq) + 1) }
 
 // ended reports whether the record that began with seq = s has ended, as
-// its last store, done, says: then every store of it is visible. A writer
-// with a lock marks its record's bucket after that store, as one more
-// store of the record (see ListLocked), so its done says nothing.
-func (w *Writer) ended(s uint64) bool { return w.lock == nil && atomic.LoadUint64(&w.done) == s }
+// its last store, done, says: then every store of it is visible.
+func (w *Writer) ended(s uint64) bool { return atomic.LoadUint64(&w.done) == s }
 
 // closedAfter reports whether Close followed the record that began with
 // seq = s, and so whether that record has ended: where Close was called

@@ -314,9 +314,8 @@ func (s *Dist) merge(n, lo, hi uint64, least, most int64) {
 
 // addTally adds a tally's spans. The tally is the reader's: complete, or
 // a copy of one. Its counts lie in the buckets of its minimum to its
-// maximum, and there, where it is marked, in its marked buckets
-// (takeMarked), and otherwise in the chunks it touched (takeTouched). It
-// empties the counts it reads.
+// maximum, and there in the chunks it touched (takeTouched), which it
+// empties.
 func (s *Dist) addTally(t *Tally) {
 	if t.max >= 0 {
 		from, to := t.window()
@@ -325,11 +324,7 @@ func (s *Dist) addTally(t *Tally) {
 		var n uint64
 		if from < to {
 			s.cover(from, to)
-			if t.marked {
-				n = s.takeMarked(t)
-			} else {
-				n = s.takeTouched(t, int(from-t.off), int(to-t.off))
-			}
+			n = s.takeTouched(t, int(from-t.off), int(to-t.off))
 			t.emptied = true
 		}
 		s.merge(n, t.lo, t.hi, t.min, t.max)
@@ -342,32 +337,7 @@ func (s *Dist) addTally(t *Tally) {
 	s.unknownCPU += uint64(t.unknownCPU)
 }
 
-// takeMarked adds the counts of a marked tally (see Tally.marks), whose
-// counts not 0 s's window covers, by its marks, and returns their sum. It
-// empties the counts and the marks as it reads them, so that t.reset has
-// them to empty no more: a marked tally is the reader's alone, and goes to
-// the spares once read.
-func (s *Dist) takeMarked(t *Tally) (n uint64) {
-	d := int(t.off) - int(s.off)
-	for w, b := range t.marks {
-		if b == 0 {
-			continue
-		}
-		t.marks[w] = 0
-		for ; b != 0; b &= b - 1 {
-			j := w<<6 + bits.TrailingZeros64(b)
-			if c := t.countAt(j); c != 0 {
-				t.zeroAt(j)
-				s.addAt(d+j, uint64(c))
-				n += uint64(c)
-			}
-		}
-	}
-	return n
-}
-
-// takeTouched adds the counts [i, k) of the window of a tally that is not
-// marked, looking only in the chunks its touched bits name, which hold
+// takeTouched adds the counts [i, k) of a tally's window, looking only in the chunks its touched bits name, which hold
 // every count not 0 there (see Tally.touched), and returns their sum. It
 // empties the counts as it reads them: the tally is the reader's alone.
 // So its work follows the chunks a writer recorded into, a step a word of

@@ -59,8 +59,7 @@
 //     begun; it takes the tally whole, without a copy (reading the
 //     journal to learn which tally the record wrote), and where it finds
 //     done older, it does what it would without done, which is never
-//     wrong: done only spares it work. A writer with a lock marks its
-//     record after done, so its done is not trusted (Writer.ended).
+//     wrong: done only spares it work.
 //   - The barrier (Barrier.pass) between the reader's swap of every tally
 //     it takes and its first read of a journal.
 //
@@ -135,27 +134,18 @@
 //
 // # Writers with a lock
 //
-// A writer listed with ListLocked holds a lock word throughout each record
-// and, after it, a store of the bit of the record's bucket in the marks of
-// the tally the record counted into (Record's result; Tally.MarkSpan,
-// Tally.Mark), as a Histogram's shard does with its lock. The mark is one
-// more store of the record to its tally, after the table's: the rules by
-// which the reader reuses a tally only once every record that may write it
-// has ended cover it, as the record ends only when the next begins, after
-// the lock is given up. (A mark made in the writer's tally of the moment
-// instead could land in one the reader installed during the record and has
-// since taken and reused.) Interval tries that lock with a compare-and-swap and, where it
-// takes it, swaps the tally out holding it (Collector.takeWhole): no record
-// is under way, every record before has ended and is visible (the lock's
-// compare-and-swap follows its release, a store after every store of the
-// record), and the writer's next record, which takes the lock after the
-// reader gives it up, loads the new tally. So the tally is whole: Interval
-// reads it without a copy, a journal or the barrier, by its marks, which
-// name each of its counts not 0, and empties it by them. Where the lock is
-// held, Interval never waits: it takes the tally as any writer's, as
-// above, and trusts none of its marks. The handoverstep build runs every
-// case of the table with such a writer too, and TestMutations removes the
-// mark and the lock's try.
+// A writer listed with ListLocked holds a lock word throughout each record,
+// as a Histogram's shard does. Interval tries that lock with a
+// compare-and-swap and, where it takes it, swaps the tally out holding it
+// (Collector.takeWhole): no record is under way, every record before has
+// ended and is visible (the lock's compare-and-swap follows its release, a
+// store after every store of the record), and the writer's next record,
+// which takes the lock after the reader gives it up, loads the new tally.
+// So the tally is whole: Interval reads it without a copy, a journal or
+// the barrier, by the chunks it touched. Where the lock is held, Interval
+// never waits: it takes the tally as any writer's, as above. The
+// handoverstep build runs every case of the table with such a writer too,
+// and TestMutations takes the tally without the lock's try.
 //
 // # Memory
 //

@@ -226,9 +226,9 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 	}
 	// The paths that take a tally whole without reading its journal: a
 	// writer listed with a lock (ListLocked), whose tally Interval takes
-	// only holding the lock and reads by its marks, and collect's before
-	// the copy, only where seq has moved since the barrier; and the
-	// retirement of the writers closed while an Interval runs.
+	// only holding the lock, and collect's before the copy, only where seq
+	// has moved since the barrier; and the retirement of the writers
+	// closed while an Interval runs.
 	for _, lm := range []struct{ name, file, old, new, why string }{
 		{"Interval: a locked writer's tally taken whole without its lock", "collector.go",
 			"w.lock != nil && tryLock(w.lock)", "w.lock != nil",
@@ -236,9 +236,6 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 		{"collect: a tally taken whole before the copy without seq moved", "collector.go",
 			"if atomic.LoadUint64(&w.seq) != s || ended {", "if true {",
 			"a tally is whole without its journal only where a later record has begun"},
-		{"MarkSpan: no mark", "writer.go",
-			"t.marks[i>>6] |= 1 << (i & 63)", "_ = t.marks[i>>6]",
-			"a tally taken holding the lock is read by its marks"},
 		{"RecordExemplar: the exemplar's journal after jmark", "writer.go",
 			exJournal + "\tstep()\n\tstore64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + countStore,
 			"store64(&w.jlo, lo)\n\tstep()\n\tstore64(&w.jmark, mark(c, t, s))\n\tstep()\n" + exJournal + "\tstep()\n" + countStore,
@@ -266,9 +263,6 @@ func mutationsOf(t *testing.T, src map[string][]byte) []mutation {
 		{"countOf: a bare tally takes a count apart", "tally.go",
 			"\tif t.bare {\n\t\treturn 0, 0, false\n\t}\n", "",
 			"a record that loads a bare tally must begin another, so that one found ended wrote the tally taken"},
-		{"ended: a writer's done trusted though its lock's mark follows", "collector.go",
-			"return w.lock == nil && atomic.LoadUint64(&w.done) == s", "return atomic.LoadUint64(&w.done) == s",
-			"a writer with a lock marks its record after done"},
 		{"closedAfter: any Close ends the record in flight", "collector.go",
 			"return w.closedAt.Load() == s+1", "return w.closedAt.Load() != 0",
 			"only the record Close followed has ended"},

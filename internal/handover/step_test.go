@@ -4,7 +4,6 @@ package handover
 
 import (
 	"math"
-	"math/bits"
 	"strings"
 	"testing"
 )
@@ -301,10 +300,10 @@ func TestRecordAtEachStore(t *testing.T) {
 // as it was before the record, and late whether the record after it is made
 // before the third Interval (so that the reader finds the stopped record in
 // its tally alone) or after. Where locked, the writer is listed with a lock
-// (ListLocked), which it holds throughout each record and its mark, as a
-// Histogram's shard does: the Intervals at the stops find it held and take
-// the tally as any writer's, and the ones after the record take it holding
-// the lock, by its marks.
+// (ListLocked), which it holds throughout each record, as a Histogram's
+// shard does: the Intervals at the stops find it held and take the tally
+// as any writer's, and the ones after the record take it holding the lock,
+// whole.
 func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	t.Helper()
 	c := NewCollector(NoBarrier)
@@ -315,32 +314,19 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 		w = new(Writer)
 		c.ListLocked(w, &lock)
 	}
-	// held makes a record of kind k and span d with f, holding the lock and
-	// marking the record where locked.
-	held := func(k Kind, d int64, f func() *Tally) {
+	// held makes a record with f, holding the lock where locked.
+	held := func(f func() *Tally) {
 		if !locked {
 			f()
 			return
 		}
 		lock, writing = 1, true
-		if t := f(); k != kindWide {
-			t.Mark(k, d)
-		}
+		f()
 		lock, writing = 0, false
-		// A mark lands in the tally its record wrote, never in one the
-		// reader installed meanwhile, which may be a spare again before
-		// the record ends: every marked bucket holds a count.
-		for tl := w.cur.Load(); tl != nil; tl = tl.prev {
-			for i := range int(tl.size()) {
-				if tl.marks[i>>6]&(1<<(i&63)) != 0 && tl.countAt(i) == 0 {
-					t.Fatalf("%s (older %v, late %v): bucket %d marked with no count", tc.name, older, late, tl.off+uint64(i))
-				}
-			}
-		}
 	}
 	var before Dist
 	for _, r := range tc.before {
-		held(r.k, r.d, func() *Tally { return r.on(w) })
+		held(func() *Tally { return r.on(w) })
 		if r.k != kindWide && r.k != kindWideEx {
 			r.addTo(&before)
 		}
@@ -356,9 +342,6 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 			t.Fatalf("%s: the writer is not retired after Close and two Intervals", tc.name)
 		}
 		before.Reset()
-	}
-	if locked && full >= 0 {
-		w.cur.Load().markAt(uint64(full)) // as the spans that filled it would have
 	}
 	if full >= 0 {
 		_, most, _ := w.cur.Load().countOf(full)
@@ -404,14 +387,14 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	at()
 	OnStep = func() { k++; at() }
-	held(tc.k, tc.d, func() *Tally { return tc.record(w) })
+	held(func() *Tally { return tc.record(w) })
 	OnStep = nil
 	// Whether the tally the record wrote kept its exemplar: the slowest of
 	// its group there, which it is not where an earlier record of the
 	// tally, taken by an earlier Interval, was slower (see Dist.Exemplars).
 	kept := tc.carries() && w.jexTag == w.seq|exKept
 	if late {
-		held(after.k, after.d, func() *Tally { return after.on(w) })
+		held(func() *Tally { return after.on(w) })
 		afterMade = true
 	}
 	// The stops the record did not reach (n+1, or a path shorter than
@@ -423,7 +406,7 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	take(2)
 	if !late {
-		held(after.k, after.d, func() *Tally { return after.on(w) })
+		held(func() *Tally { return after.on(w) })
 		afterMade = true
 	}
 	take(3)
@@ -698,15 +681,10 @@ func (t *Tally) copyFrom(full *Tally) {
 			}
 		}
 	}
-	for w, b := range full.marks {
-		for ; b != 0; b &= b - 1 {
-			t.markAt(full.off + uint64(w<<6+bits.TrailingZeros64(b)))
-		}
-	}
 	t.lo, t.hi, t.min, t.max = full.lo, full.hi, full.min, full.max
 	t.negative, t.migrated, t.unknownCPU = full.negative, full.migrated, full.unknownCPU
 	for j := range t.size() {
-		if t.countAt(int(j)) != 0 {
+		if c, _, _ := t.countOf(int(t.off + j)); c != 0 {
 			t.touched |= touchBit(j)
 		}
 	}

@@ -2,7 +2,6 @@ package handover
 
 import (
 	"math"
-	"math/bits"
 	"sync/atomic"
 	"unsafe"
 )
@@ -35,19 +34,6 @@ type Tally struct {
 	// loads it puts a tally in front and begins another record, and one
 	// that the reader finds ended wrote a tally loaded before the swap.
 	bare bool
-	// marks has bit j%64 of word j/64 set for a count j that a writer
-	// holding a lock the reader can take (Collector.ListLocked) made not 0:
-	// such a writer marks each count it stores to before it gives its lock
-	// up (Tally.MarkSpan, Tally.Mark), so that a tally the reader takes
-	// holding that lock is read and emptied at a cost in proportion to its
-	// marked buckets, not to its window. Other writers mark nothing. Its
-	// length is size() over 64, rounded up; its storage past that is
-	// zero.
-	marks []uint64
-	// marked says that the reader took the tally holding its writer's
-	// lock, so that marks holds a bit for each count not 0 (Tally.reset
-	// empties it by them); the reader's alone.
-	marked bool
 	// emptied says that the reader took every count (Dist.addTally), so
 	// that reset has none to look for; the reader's alone.
 	emptied bool
@@ -166,23 +152,6 @@ func (t *Tally) words() int {
 	return (len(t.small) + 3) / 4
 }
 
-// countAt returns count j of t's window; t is the reader's.
-func (t *Tally) countAt(j int) uint32 {
-	if t.wide {
-		return t.counts[j]
-	}
-	return uint32(t.small[j])
-}
-
-// zeroAt empties count j of t's window; t is the reader's.
-func (t *Tally) zeroAt(j int) {
-	if t.wide {
-		t.counts[j] = 0
-	} else {
-		t.small[j] = 0
-	}
-}
-
 // window returns the window of buckets t counts, or stands for where it
 // is bare.
 func (t *Tally) window() (from, to uint64) {
@@ -190,22 +159,25 @@ func (t *Tally) window() (from, to uint64) {
 }
 
 // reset empties t, keeping its window: none of its counts where the
-// reader took them all (emptied), the counts its marks name where they
-// name each count not 0 (marked), and all of them otherwise.
+// reader took them all (emptied), and otherwise the chunks its touched
+// bits name, which hold every count not 0 of a tally no record may write
+// any more.
 func (t *Tally) reset() {
-	switch {
-	case t.emptied:
-	case t.marked:
-		for w, b := range t.marks {
-			for ; b != 0; b &= b - 1 {
-				t.zeroAt(w<<6 + bits.TrailingZeros64(b))
+	if !t.emptied {
+		n := int(t.size())
+		for c := 0; c<<touchShift < n; c++ {
+			if t.touched>>(c&63)&1 == 0 {
+				continue
+			}
+			from, to := c<<touchShift, min(n, (c+1)<<touchShift)
+			if t.wide {
+				clear(t.counts[from:to])
+			} else {
+				clear(t.small[from:to])
 			}
 		}
-	default:
-		clear(t.store[:t.words()])
 	}
-	clear(t.marks)
-	t.marked, t.emptied = false, false
+	t.emptied = false
 	t.lo, t.hi, t.touched = 0, 0, 0
 	t.min, t.max = math.MaxInt64, -1
 	t.negative, t.migrated, t.unknownCPU = 0, 0, 0
@@ -247,11 +219,6 @@ func (t *Tally) fit(from, to uint64, wide bool) {
 	} else {
 		t.small, t.counts = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(t.store))), c), nil
 	}
-	if need := int(c+63) >> 6; cap(t.marks) < need {
-		t.marks = make([]uint64, need)
-	} else {
-		t.marks = t.marks[:need]
-	}
 }
 
 // load copies t into dst with atomic loads, as its writer may store to it
@@ -270,8 +237,7 @@ func (dst *Tally) load(t *Tally) *Tally {
 		dst.counts = nil
 		dst.small = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(dst.store))), len(t.small))
 	}
-	clear(dst.marks)
-	dst.marked, dst.emptied = false, false
+	dst.emptied = false
 	dst.lo = atomic.LoadUint64(&t.lo)
 	dst.hi = atomic.LoadUint64(&t.hi)
 	dst.touched = atomic.LoadUint64(&t.touched)

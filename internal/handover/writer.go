@@ -217,36 +217,6 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	return t
 }
 
-// MarkSpan marks the bucket of the span d in t, the tally that a record of
-// it counted into (Record's result), where t's window holds the bucket and
-// t is not nil: a writer listed with a lock (Collector.ListLocked) marks
-// each record, before it gives the lock up, in the tally the record
-// wrote, so that the mark is one more store of the record to that tally,
-// which the reader reuses only once the record has ended (see the package
-// doc); it reads a tally's marks only holding the lock, when no record nor
-// mark is under way.
-func (t *Tally) MarkSpan(d int64) {
-	// A negative span's bucket is past NumBuckets, and so past the window.
-	t.markAt(BucketOf(uint64(d)))
-}
-
-// Mark is MarkSpan for a record of kind k, after RecordKind.
-func (t *Tally) Mark(k Kind, d int64) {
-	if p := placeOf(k, d); p >= 0 {
-		t.markAt(uint64(p))
-	}
-}
-
-// markAt marks bucket p in t, where t is not nil and its window holds it.
-func (t *Tally) markAt(p uint64) {
-	if t == nil {
-		return
-	}
-	if i := p - t.off; i < t.size() {
-		t.marks[i>>6] |= 1 << (i & 63)
-	}
-}
-
 // RecordKind counts a record of kind k and span d: a migrated span, a span
 // of an unknown CPU, or any span where the caller knows it needs the slow
 // path. A negative span of a summed kind is counted as KindNegative. It
