@@ -25,8 +25,9 @@ type Collector struct {
 	spill func(d int64, k Kind, e Exemplar, ex bool)
 	// pending holds the records that Interval's first steps found, before
 	// it took any tally, and those of an Interval whose caller did not
-	// read it (abandon).
-	pending Dist
+	// read it (abandon); nil until the first (pend), so that a Collector
+	// whose records are never caught in flight holds none.
+	pending *Dist
 	// writers are the writers Interval collects; taken and bare are its
 	// lists, kept to allocate nothing, bare the headers of bare tallies.
 	writers []*Writer
@@ -37,15 +38,37 @@ type Collector struct {
 	rounds atomic.Uint64
 	// listed is len(writers), for Listed.
 	listed atomic.Int64
+	// lockKept says that the Interval under way kept a tally of a writer
+	// with a lock (recycle).
+	lockKept bool
 
 	// The words writers share with the reader. incoming is a stack of the
 	// writers that attached since the last Interval, linked by their
 	// nextIn: a writer pushes itself, and Interval takes the whole stack
 	// at once, so that no node is taken twice. pool holds spare tallies
-	// for writers that attach: a slot is taken or filled with one
-	// compare-and-swap.
+	// for writers that attach, nil until the first: a slot is taken or
+	// filled with one compare-and-swap, and the slots are made once with
+	// another.
 	incoming atomic.Pointer[Writer]
-	pool     [poolSlots]atomic.Pointer[Tally]
+	pool     atomic.Pointer[[poolSlots]atomic.Pointer[Tally]]
+}
+
+// pend returns c.pending, made where it is nil. c.interval is held.
+func (c *Collector) pend() *Dist {
+	if c.pending == nil {
+		c.pending = new(Dist)
+	}
+	return c.pending
+}
+
+// pendFor returns where w's record in flight goes when Interval's first
+// steps find it: c.pending, or nil where w holds no record, so that a
+// flight that holds none needs no Dist. c.interval is held.
+func (c *Collector) pendFor(w *Writer) *Dist {
+	if !w.flight.holding() {
+		return nil
+	}
+	return c.pend()
 }
 
 // poolSlots is how many spare tallies a Collector keeps for writers that
@@ -150,9 +173,11 @@ func (c *Collector) Spares() int {
 	c.interval.Lock()
 	defer c.interval.Unlock()
 	n := 0
-	for i := range c.pool {
-		if c.pool[i].Load() != nil {
-			n++
+	if pool := c.pool.Load(); pool != nil {
+		for i := range pool {
+			if pool[i].Load() != nil {
+				n++
+			}
 		}
 	}
 	for _, w := range c.writers {
@@ -230,9 +255,13 @@ func (w *Writer) spareTally(from, to uint64, wide bool) *Tally {
 // writer may be fitting a tally another just took), and puts back those it
 // does not keep.
 func (c *Collector) poolTake(n uint64) *Tally {
+	pool := c.pool.Load()
+	if pool == nil {
+		return nil
+	}
 	var other *Tally
-	for i := range c.pool {
-		t := c.pool[i].Swap(nil)
+	for i := range pool {
+		t := pool[i].Swap(nil)
 		switch {
 		case t == nil:
 		case uint64(cap(t.store)) >= n:
@@ -252,8 +281,13 @@ func (c *Collector) poolTake(n uint64) *Tally {
 // poolPut puts the empty tally t in the pool, where a slot is free, and
 // otherwise leaves it to the garbage collector.
 func (c *Collector) poolPut(t *Tally) {
-	for i := range c.pool {
-		if c.pool[i].Load() == nil && c.pool[i].CompareAndSwap(nil, t) {
+	pool := c.pool.Load()
+	if pool == nil {
+		c.pool.CompareAndSwap(nil, new([poolSlots]atomic.Pointer[Tally]))
+		pool = c.pool.Load()
+	}
+	for i := range pool {
+		if pool[i].Load() == nil && pool[i].CompareAndSwap(nil, t) {
 			return
 		}
 	}
@@ -282,7 +316,11 @@ func (c *Collector) bareTally(w *Writer, from, to uint64) *Tally {
 // recycle empties t, which no record may write any more, and keeps it: a
 // bare one among c's bare headers (as many as c has writers, at most), one
 // with counts as w's spare where w, which had it, keeps none, and
-// otherwise in the pool, where it has room. c.interval is held.
+// otherwise in the pool, where it has room. Of the tallies of writers with
+// a lock, an Interval keeps one, the first it recycles, and lets the
+// others go to the garbage collector: locks that records collided on hold
+// one window among them after an Interval, not one each, and each of the
+// others makes one at its next record. c.interval is held.
 func (c *Collector) recycle(t *Tally, w *Writer) {
 	if cap(t.store) == 0 {
 		if len(c.bare) < len(c.writers) {
@@ -290,6 +328,12 @@ func (c *Collector) recycle(t *Tally, w *Writer) {
 			c.bare = append(c.bare, t)
 		}
 		return
+	}
+	if w != nil && w.lock != nil {
+		if c.lockKept {
+			return
+		}
+		c.lockKept = true
 	}
 	t.reset()
 	if w != nil && w.attached.Load() && w.spare.CompareAndSwap(nil, t) {
@@ -349,6 +393,7 @@ func Intervals(cs []*Collector, dst *Dist, each func(i int)) {
 // follow before end.
 func (c *Collector) begin() (barrier bool) {
 	c.interval.Lock()
+	c.lockKept = false
 	for w := c.incoming.Swap(nil); w != nil; {
 		next := w.nextIn
 		w.nextIn = nil
@@ -363,9 +408,9 @@ func (c *Collector) begin() (barrier bool) {
 		ended := w.closedAfter(s)
 		if ended && w.flight.holding() {
 			// Close followed the record s, which has ended.
-			w.flight.finish(w, &c.pending)
+			w.flight.finish(w, c.pendFor(w))
 		} else {
-			c.look(w, &c.pending)
+			c.look(w, c.pendFor(w))
 		}
 		if w.flight.fresh(s) {
 			if c.retire(w, ended) {
@@ -468,7 +513,7 @@ func tryLock(l *uint32) bool {
 func (c *Collector) takeWhole(w *Writer) {
 	s := atomic.LoadUint64(&w.seq)
 	f := &w.flight
-	f.finish(w, &c.pending)
+	f.finish(w, c.pendFor(w))
 	f.seq = s
 	old := c.swap(w)
 	if old == nil {
@@ -483,8 +528,8 @@ func (c *Collector) takeWhole(w *Writer) {
 // what begin set aside and the tallies it took, and lets c's Interval go.
 func (c *Collector) end(dst *Dist) {
 	dst.Reset()
-	if !c.pending.Empty() {
-		dst.Merge(&c.pending)
+	if c.pending != nil && !c.pending.Empty() {
+		dst.Merge(c.pending)
 		c.pending.Reset()
 	}
 	for _, tk := range c.taken {
@@ -633,14 +678,20 @@ func (c *Collector) collect(tk taken, dst *Dist) {
 	dst.addTally(cp)
 }
 
-// collectPrev adds to dst the full tallies that old's writer put old in
-// front of: narrower windows than old's, or full, which go to the pool,
-// not to the writer's spare, which old's window suits better.
+// collectPrev adds to dst the tallies that old's writer put old in front
+// of: the bare one the last Interval installed, which goes back to the
+// bare headers, and full ones, of narrower windows than old's or of
+// narrow counts, which go to the garbage collector: the writer's next
+// tally takes old's window, and a writer widening its window span by span
+// would fill the pool with windows too narrow for any.
 func (c *Collector) collectPrev(old *Tally, dst *Dist) {
 	for p := old.prev; p != nil; {
 		next := p.prev
 		dst.addTally(p)
-		c.recycle(p, nil)
+		p.prev = nil
+		if cap(p.store) == 0 {
+			c.recycle(p, nil)
+		}
 		p = next
 	}
 	old.prev = nil
@@ -691,7 +742,7 @@ func (l *copyList) put(t *Tally) {
 // set aside and the tallies it took go to c.pending, for the next.
 func (c *Collector) abandon() {
 	for _, tk := range c.taken {
-		c.collect(tk, &c.pending)
+		c.collect(tk, c.pend())
 	}
 	c.settle()
 }
