@@ -40,7 +40,7 @@ import (
 // and then 32 bits, 800 + 4.5·(1.5·n(a, b) + 64)), and 400 bytes before
 // it takes a tally ([Recorder] says when).
 //
-// Locks follow contention, not the CPUs. An empty Histogram holds 640
+// Locks follow contention, not the CPUs. An empty Histogram holds 256
 // bytes and no lock; its first record makes one, and a record adds one
 // only where it finds every lock held by another record, no Interval
 // running, up to S, 4·GOMAXPROCS as NewHistogram found it rounded up to a
@@ -52,8 +52,13 @@ import (
 // records alone keeps one lock, and records find every lock held only
 // where as many are in flight at once, or stopped halfway by the
 // scheduler. A lock is 384 bytes, and a tally once used, as large as a
-// Recorder's; a lock that no record took for two Intervals gives its
-// tally back until its next record. TestMemoryFormula checks these
+// Recorder's; after an Interval the locks hold one such tally among them,
+// and each other lock makes one at its next record, so that a Histogram
+// that one goroutine recorded into holds 640 + Recorder(a, b) − 800 bytes
+// after an Interval, and one that many did about 600 bytes more for each
+// other lock (locks that records collided on are few, and a lock that no
+// record took for three Intervals gives its tally back until its next
+// record). TestMemoryFormula checks these
 // figures; DESIGN.md says how. A writer that records exemplars holds 480
 // bytes more for each tally it holds, and a Snapshot given any, 480 more.
 //

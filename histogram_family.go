@@ -56,10 +56,11 @@ const defaultFamilyLimit = 2000
 // record, one for a series that goroutines record into one at a time, and
 // one more for each record that found every lock held, at most S of
 // Histogram's doc as the series was made. A series' memory is an empty
-// Histogram's 640 bytes and locks of about 390 bytes each, plus what
+// Histogram's 256 bytes and locks of about 390 bytes each, plus what
 // Histogram's doc says each Histogram holds for what was recorded: a tally
 // for each lock that recorded lately and for each [Recorder], of a size
-// that follows the range of its spans, and a spare at most for each. The
+// that follows the range of its spans, and after an Interval one for the
+// locks and a spare at most for each Recorder. The
 // Family adds a copy of each set of values, a table of at most
 // max(8, 4·limit) pointers to find them, and one Snapshot for Interval. A
 // forgotten series' memory is kept until it has been idle for as many

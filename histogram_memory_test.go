@@ -2,8 +2,11 @@ package counter
 
 import (
 	"math"
+	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -88,8 +91,8 @@ func TestMemoryFormula(t *testing.T) {
 	for i := range hs {
 		hs[i] = NewHistogram()
 	}
-	if per := int(heapNow()-e0) / len(hs); per > 640 {
-		t.Errorf("an empty Histogram holds %d bytes; the doc says 640", per)
+	if per := int(heapNow()-e0) / len(hs); per > 256 {
+		t.Errorf("an empty Histogram holds %d bytes; the doc says 256", per)
 	}
 	runtime.KeepAlive(hs)
 	if got := unsafe.Sizeof(Snapshot{}); got != 152 {
@@ -219,49 +222,93 @@ func TestFamilyMemory(t *testing.T) {
 	runtime.KeepAlive(rs)
 }
 
+// memoryChildEnv marks the child process of TestMemoryFollowsContention,
+// which profiles every allocation (GODEBUG=memprofilerate=1) from its
+// start.
+const memoryChildEnv = "COUNTER_MEMORY_CHILD"
+
+// ours returns the bytes of live objects that the package allocated (its
+// code the innermost of the package's frames in the allocation's stack, not
+// a test's), after two collections: what its values hold, without the
+// runtime's own growth that goroutines bring (threads, their Ps' work
+// buffers), which the heap as a whole counts. It needs every allocation
+// profiled: GODEBUG=memprofilerate=1.
+func ours() int64 {
+	runtime.GC()
+	runtime.GC()
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+64)
+	for {
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			break
+		}
+		recs = make([]runtime.MemProfileRecord, n+64)
+	}
+	var sum int64
+	for _, r := range recs[:n] {
+		for fs := runtime.CallersFrames(r.Stack()); ; {
+			f, more := fs.Next()
+			if strings.HasPrefix(f.Function, "github.com/tickstamp/counter") {
+				if !strings.Contains(f.Function, ".Test") {
+					sum += r.InUseBytes()
+				}
+				break
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	return sum
+}
+
 // TestMemoryFollowsContention measures, at GOMAXPROCS 2, 64 and 256 (on
 // the CPUs the machine has), an empty Histogram; an empty series of a
-// Family, with its values and its place in the Family; and a series into
-// which 64 goroutines recorded spans over three decades at once through
-// Record, after an Interval. The empty ones do not grow with GOMAXPROCS.
+// Family, with its values and its place in the Family; and a series that
+// one goroutine, and one that 64 goroutines at once, recorded spans over
+// three decades into through Record, after an Interval. It runs in a child
+// process that profiles every allocation, and counts the objects the
+// package allocated (ours). The empty ones do not grow with GOMAXPROCS and
+// hold at most 256 and 512 bytes; a series holds at most one window of
+// counts beside its lock and Histogram (the Histogram doc's formula) from
+// one goroutine, and 4 KB from 64.
 func TestMemoryFollowsContention(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector's allocations are not the program's")
+	}
+	if os.Getenv(memoryChildEnv) != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryFollowsContention$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), memoryChildEnv+"=1", "GODEBUG=memprofilerate=1")
+		out, err := cmd.CombinedOutput()
+		for _, l := range strings.Split(string(out), "\n") {
+			if _, msg, ok := strings.Cut(strings.TrimSpace(l), "histogram_memory_test.go:"); ok {
+				_, msg, _ = strings.Cut(msg, ": ")
+				t.Log(msg)
+			}
+		}
+		if err != nil {
+			t.Fatalf("the child: %v\n%s", err, out)
+		}
+		return
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	spans := make([]Tickdelta, 1000)
 	for k := range spans {
 		spans[k] = Tickdelta(1000 * math.Pow(1000, float64(k)/float64(len(spans)-1)))
 	}
+	window := recorderBound(1000, 1e6) - 800 // one window's counts and header, at most
 	procs := []int{2, 64, 256}
-	const n, busy, goroutines = 1000, 10, 64
+	const n, busy = 1000, 10
 	var empty, emptySeries [3]int
 	for i, p := range procs {
 		runtime.GOMAXPROCS(p)
-		heapNow() // the runtime's own allocations for the new Ps (its GC's workers), apart
-		hs := make([]*Histogram, n)
-		h0 := heapNow()
-		for k := range hs {
-			hs[k] = NewHistogram()
-		}
-		empty[i] = int(heapNow()-h0) / n
 		f, err := NewFamily([]string{"set"}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.With("first") // the Family's table, made with it, apart
-		h0 = heapNow()
-		for k := range n {
-			f.With("empty" + strconv.Itoa(k))
-		}
-		emptySeries[i] = int(heapNow()-h0) / n
-		used := make([]*Histogram, busy)
-		h0 = heapNow()
 		var s Snapshot
-		shards := 0
-		for k := range used {
-			h := f.With("used" + strconv.Itoa(k))
-			used[k] = h
+		record := func(h *Histogram, goroutines int) {
 			var wg sync.WaitGroup
 			start := make(chan struct{})
 			for range goroutines {
@@ -274,14 +321,45 @@ func TestMemoryFollowsContention(t *testing.T) {
 			}
 			close(start)
 			wg.Wait()
-			if h.Interval(&s); s.Count() != goroutines*uint64(len(spans)) {
+			if h.Interval(&s); s.Count() != uint64(goroutines*len(spans)) {
 				t.Fatalf("an Interval holds %d spans; want %d", s.Count(), goroutines*len(spans))
 			}
-			shards += h.shardCount()
 		}
-		s.Reset()
-		t.Logf("GOMAXPROCS %d: an empty Histogram %d bytes, an empty series %d, a series after %d goroutines recorded three decades %d (%.1f shards)",
-			p, empty[i], emptySeries[i], goroutines, int(heapNow()-h0)/busy, float64(shards)/busy)
+		for range 3 { // the Family's table, the Snapshot's window, the runtime's threads
+			record(f.With("warm"), 64)
+		}
+		hs := make([]*Histogram, n)
+		o := ours()
+		for k := range hs {
+			hs[k] = NewHistogram()
+		}
+		empty[i] = int(ours()-o) / n
+		o = ours()
+		for k := range n {
+			f.With("empty" + strconv.Itoa(k))
+		}
+		emptySeries[i] = int(ours()-o) / n
+		for _, goroutines := range []int{1, 64} {
+			o, shards := ours(), 0
+			for k := range busy {
+				h := f.With("used" + strconv.Itoa(goroutines) + "-" + strconv.Itoa(k))
+				record(h, goroutines)
+				shards += h.shardCount()
+			}
+			per := int(ours()-o) / busy
+			t.Logf("GOMAXPROCS %d: a series after %d goroutines recorded three decades: %d bytes (%.1f locks)", p, goroutines, per, float64(shards)/busy)
+			bound := 4 << 10
+			if goroutines == 1 {
+				bound = emptySeries[i] - empty[i] + 640 + window // the Histogram doc's, and the series' values
+			}
+			if per > bound {
+				t.Errorf("GOMAXPROCS %d: a series after %d goroutines recorded three decades holds %d bytes; want at most %d", p, goroutines, per, bound)
+			}
+		}
+		t.Logf("GOMAXPROCS %d: an empty Histogram %d bytes, an empty series %d", p, empty[i], emptySeries[i])
+		if empty[i] > 256 || emptySeries[i] > 512 {
+			t.Errorf("GOMAXPROCS %d: an empty Histogram holds %d bytes, an empty series %d; want at most 256 and 512", p, empty[i], emptySeries[i])
+		}
 		runtime.KeepAlive(hs)
 		runtime.KeepAlive(f)
 	}
