@@ -5,7 +5,9 @@
 //   - BenchmarkRecord and BenchmarkRecordParallel time recording one span,
 //     from one goroutine and from several, into counter's Histogram and
 //     Recorder, HdrHistogram, Prometheus's classic and native histograms,
-//     DDSketch and VictoriaMetrics's Histogram.
+//     DDSketch and VictoriaMetrics's Histogram; BenchmarkSeriesEightWriters
+//     times eight goroutines at GOMAXPROCS 8 recording into one series,
+//     for A/B runs of two builds.
 //   - BenchmarkExemplar times a record with an exemplar, kept and not,
 //     beside one without, against client_golang's ObserveWithExemplar and
 //     the OpenTelemetry SDK's Record in a sampled span's context.
