@@ -15,6 +15,7 @@ import (
 	"context"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -219,6 +220,25 @@ func BenchmarkRecordParallel(b *testing.B) {
 				h.Update(export.Seconds(spans[i&1023], gigahertz))
 			}
 		})
+	})
+}
+
+// BenchmarkSeriesEightWriters times eight goroutines recording flat out
+// into one series through Histogram.Record, at GOMAXPROCS 8 whatever the
+// CPUs (and whatever -cpu names the benchmark): the contention that adds
+// locks to a Histogram, for A/B runs of two builds. ns/op is the time of
+// a span, the eight goroutines' spans over the wall time.
+//
+//	go test -run '^$' -bench SeriesEightWriters -count 10 . > b.txt
+func BenchmarkSeriesEightWriters(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	h := counter.NewHistogram()
+	b.SetParallelism(1) // a goroutine a P: eight
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for i := 0; pb.Next(); i++ {
+			h.Record(spans[i&1023])
+		}
 	})
 }
 

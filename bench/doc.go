@@ -5,13 +5,20 @@
 //   - BenchmarkRecord and BenchmarkRecordParallel time recording one span,
 //     from one goroutine and from several, into counter's Histogram and
 //     Recorder, HdrHistogram, Prometheus's classic and native histograms,
-//     DDSketch and VictoriaMetrics's Histogram.
+//     DDSketch and VictoriaMetrics's Histogram; BenchmarkSeriesEightWriters
+//     times eight goroutines at GOMAXPROCS 8 recording into one series,
+//     for A/B runs of two builds.
 //   - BenchmarkExemplar times a record with an exemplar, kept and not,
 //     beside one without, against client_golang's ObserveWithExemplar and
 //     the OpenTelemetry SDK's Record in a sampled span's context.
 //   - BenchmarkMemory measures the memory of a Histogram with one Recorder
 //     and of an HdrHistogram; BenchmarkMemorySeries what a series of each
 //     system holds once it has recorded the spans and been collected.
+//   - TestFamily2000Memory, a test, measures 2,000 series written by 64
+//     goroutines at GOMAXPROCS 64 and collected once, ours against
+//     client_golang's HistogramVec (native and classic buckets) and the
+//     OpenTelemetry SDK's exponential histogram, in one run, and fails
+//     where ours holds more than 8 MB.
 //   - BenchmarkExportPrometheus and BenchmarkExportOTel time a collection
 //     of one histogram against client_golang's and the OpenTelemetry
 //     SDK's own, and BenchmarkExportPrometheusFamily and
