@@ -1,7 +1,9 @@
 package counter_test
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -11,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tickstamp/counter"
+	"github.com/tickstamp/counter/internal/handover"
 )
 
 // The commands of membarrier(2), from linux/membarrier.h.
@@ -234,4 +237,113 @@ func familyOfBusyWriters(b *testing.B, burst int) {
 		everyTenthSecond(b, func() { f.Interval(visit) }, nil)
 		stop()
 	}
+}
+
+// A floorTally is what the least reader of a busy writer must read of it:
+// a word that says whether it recorded, one bit a chunk of 32 buckets it
+// touched, and counts of a byte over three decades, allocated apart as a
+// tally's are. Its writer and its reader use plain loads and stores, as a
+// Recorder's do on amd64, and nothing more: no journal, no exactness for
+// a record in flight (the race detector would object; it is a floor, not a
+// histogram).
+type floorTally struct {
+	seq, touched uint64
+	counts       []uint8
+}
+
+// floorFrom and floorWindow are the window of floorTally's counts: the
+// buckets of spans from 10³ to 10⁶ ticks.
+var floorFrom = handover.BucketOf(1000)
+
+const floorWindow = 1280
+
+func (t *floorTally) record(d counter.Tickdelta) {
+	b := handover.BucketOf(uint64(d)) - floorFrom
+	t.counts[b]++
+	t.touched |= 1 << (b >> 5 & 63)
+	t.seq++
+}
+
+// take adds what t counted since the last take to sum, a chunk touched at
+// a time, eight counts a step, and empties those chunks.
+func (t *floorTally) take(sum []uint64) {
+	b := t.touched
+	t.touched = 0
+	for ; b != 0; b &= b - 1 {
+		c := bits.TrailingZeros64(b) << 5
+		for j := c; j < min(c+32, floorWindow); j += 8 {
+			if binary.LittleEndian.Uint64(t.counts[j:]) == 0 {
+				continue
+			}
+			for k := j; k < j+8; k++ {
+				sum[k] += uint64(t.counts[k])
+				t.counts[k] = 0
+			}
+		}
+	}
+}
+
+// BenchmarkFloorOfBusyWriters is the least work a reader of
+// BenchmarkIntervalOfBusyWriters's writers could do, at its pace and
+// beside the same writers: for each writer, a load of its word, and where
+// it recorded, a read of the chunks of 32 buckets it touched, into a sum
+// of its series; one membarrier(2) an Interval. Its metrics are
+// BenchmarkIntervalOfBusyWriters's: where the floor's p99 is over a goal,
+// no Interval of those writers meets it on this machine.
+func BenchmarkFloorOfBusyWriters(b *testing.B) {
+	if _, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierRegisterPrivateExpedited, 0, 0); errno != 0 {
+		b.Skip("no private expedited membarrier:", errno)
+	}
+	newTally := func() *floorTally { return &floorTally{counts: make([]uint8, floorWindow)} }
+	read := func(ts []*floorTally, seen []uint64, sums [][]uint64, of func(i int) int) func() {
+		return func() {
+			unix.RawSyscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0)
+			for i, t := range ts {
+				if s := t.seq; s != seen[i] {
+					seen[i] = s
+					t.take(sums[of(i)])
+				}
+			}
+		}
+	}
+	b.Run("recorders=62of64", func(b *testing.B) {
+		ts := make([]*floorTally, 64)
+		for i := range ts {
+			ts[i] = newTally()
+		}
+		stop := flatOut(62, func(w int) func(i int) {
+			t := ts[w]
+			return func(i int) {
+				if i >= 0 {
+					t.record(decades[i&1023])
+				}
+			}
+		})
+		sums := [][]uint64{make([]uint64, floorWindow)}
+		everyTenthSecond(b, read(ts, make([]uint64, len(ts)), sums, func(int) int { return 0 }), nil)
+		stop()
+	})
+	b.Run("family=200x8paced", func(b *testing.B) {
+		ts := make([]*floorTally, 8*200) // writer w's series s at w*200+s
+		for i := range ts {
+			ts[i] = newTally()
+		}
+		stop := flatOut(8, func(w int) func(i int) {
+			return func(i int) {
+				if i < 0 {
+					return
+				}
+				ts[w*200+i%200].record(decades[i&1023])
+				if i%20 == 0 {
+					time.Sleep(time.Millisecond)
+				}
+			}
+		})
+		sums := make([][]uint64, 200)
+		for i := range sums {
+			sums[i] = make([]uint64, floorWindow)
+		}
+		everyTenthSecond(b, read(ts, make([]uint64, len(ts)), sums, func(i int) int { return i % 200 }), nil)
+		stop()
+	})
 }
