@@ -286,7 +286,11 @@ func TestRecordAtEachStore(t *testing.T) {
 				for _, older := range []bool{false, true} {
 					for _, late := range []bool{false, true} {
 						for _, locked := range []bool{false, true} {
-							stopAt(t, tc, n, a, b, older, late, locked)
+							for _, distrust := range []bool{false, true} {
+								distrustDone = distrust
+								stopAt(t, tc, n, a, b, older, late, locked)
+							}
+							distrustDone = false
 						}
 					}
 				}
@@ -431,15 +435,15 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 			in = i
 			continue
 		}
-		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d, exemplars %v; want the record whole in one",
-			tc.name, a, b, n, older, late, locked, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU, exemplarSpans(&s[i]))
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v, done distrusted %v): Interval %d holds count %d, sum %d:%d, min %d, max %d, negative %d, migrated %d, unknown %d, exemplars %v; want the record whole in one",
+			tc.name, a, b, n, older, late, locked, distrustDone, i, s[i].count, s[i].hi, s[i].lo, s[i].min, s[i].max, s[i].negative, s[i].migrated, s[i].unknownCPU, exemplarSpans(&s[i]))
 	}
 	if in < 0 {
-		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): the record is in no Interval", tc.name, a, b, n, older, late, locked)
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v, done distrusted %v): the record is in no Interval", tc.name, a, b, n, older, late, locked, distrustDone)
 	}
 	if locked != (wholes > 0) {
-		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v): %d tallies taken holding the lock",
-			tc.name, a, b, n, older, late, locked, wholes)
+		t.Fatalf("%s, stopped after %d and %d of %d steps (older %v, late %v, locked %v, done distrusted %v): %d tallies taken holding the lock",
+			tc.name, a, b, n, older, late, locked, distrustDone, wholes)
 	}
 	if a == n && in != 0 {
 		t.Fatalf("%s: a record that had made every store is in Interval %d; want the first", tc.name, in)
