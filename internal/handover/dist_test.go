@@ -19,35 +19,55 @@ func (s *Dist) countOf(i int) uint64 {
 }
 
 // checkUsed fails t unless s's bits mark exactly its counts that are not
-// 0, and the words past them are zero.
+// 0, the words past them are zero, its counts are of one width, and their
+// storage past the window is zero.
 func (s *Dist) checkUsed(t *testing.T) {
 	t.Helper()
-	if want := (len(s.low) + 63) / 64; len(s.used) != want {
-		t.Fatalf("%d words of bits for %d buckets; want %d", len(s.used), len(s.low), want)
+	if s.small != nil && s.low != nil {
+		t.Fatalf("counts of both widths: %d narrow, %d wide", len(s.small), len(s.low))
 	}
-	for j := range s.low {
-		n := uint64(s.low[j])
-		if s.high != nil {
-			n |= uint64(s.high[j]) << 32
-		}
-		if set := s.used[j/64]>>(j%64)&1 == 1; set != (n != 0) {
-			t.Fatalf("bucket %d of the window: count %d, bit %v", j, n, set)
+	if s.high != nil && len(s.high) != len(s.low) {
+		t.Fatalf("%d high halves for %d low ones", len(s.high), len(s.low))
+	}
+	n := s.size()
+	if want := (n + 63) / 64; len(s.used) != want {
+		t.Fatalf("%d words of bits for %d buckets; want %d", len(s.used), n, want)
+	}
+	for j := range n {
+		c := s.countAt(j)
+		if set := s.used[j/64]>>(j%64)&1 == 1; set != (c != 0) {
+			t.Fatalf("bucket %d of the window: count %d, bit %v", j, c, set)
 		}
 	}
-	for j := len(s.low); j < len(s.used)*64; j++ {
+	for j := n; j < len(s.used)*64; j++ {
 		if s.used[j/64]>>(j%64)&1 == 1 {
-			t.Fatalf("bit %d past the window's %d buckets is set", j, len(s.low))
+			t.Fatalf("bit %d past the window's %d buckets is set", j, n)
 		}
 	}
-	if cap(s.used)*64 < cap(s.low) {
+	if cap(s.used)*64 < s.room() {
 		t.Fatalf("room for the bits of %d buckets, but the counts have room for %d: a Reset would allocate",
-			cap(s.used)*64, cap(s.low))
+			cap(s.used)*64, s.room())
 	}
 	for _, w := range s.used[len(s.used):cap(s.used)] {
 		if w != 0 {
 			t.Fatalf("the bits' storage past their length is not zero")
 		}
 	}
+	zero := func(c uint32) bool { return c == 0 }
+	if !allOf(s.small[len(s.small):cap(s.small)], func(c uint8) bool { return c == 0 }) ||
+		!allOf(s.low[len(s.low):cap(s.low)], zero) || !allOf(s.high[len(s.high):cap(s.high)], zero) {
+		t.Fatalf("the counts' storage past the window is not zero")
+	}
+}
+
+// allOf reports whether f holds for each of xs.
+func allOf[T any](xs []T, f func(T) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestDistWindows adds spans in an order that widens the window down, up
