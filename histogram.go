@@ -38,7 +38,13 @@ import (
 // while no bucket of its counts more than 255 of its spans between two
 // Intervals (a tally's counts are a byte each until one would pass 255,
 // and then 32 bits, 800 + 4.5·(1.5·n(a, b) + 64)), and 400 bytes before
-// it takes a tally ([Recorder] says when).
+// it takes a tally ([Recorder] says when). A fresh [Snapshot] that an
+// Interval fills with such spans holds at most
+//
+//	Snapshot(a, b) = 176 + 1.25·(w + ⅛)·n(a, b) + 72 bytes,
+//
+// w being the bytes of its counts: 1 while no bucket of it counts more
+// than 255 spans, 4 once one does, and 8 once one counts more than 2³²−1.
 //
 // Locks follow contention, not the CPUs. An empty Histogram holds 256
 // bytes and no lock; its first record makes one, and a record adds one

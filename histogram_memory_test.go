@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -29,6 +30,19 @@ func nOf(a, b float64) int { return int(math.Ceil(128*math.Log2(b/a))) + 1 }
 // byte.
 func recorderBound(a, b float64) int {
 	return 800 + int(1.125*(1.5*float64(nOf(a, b))+64))
+}
+
+// snapshotBound is the Histogram doc's Snapshot(a, b), for counts up to
+// most.
+func snapshotBound(a, b float64, most uint64) int {
+	w := 1.0
+	switch {
+	case most > math.MaxUint32:
+		w = 8
+	case most > math.MaxUint8:
+		w = 4
+	}
+	return 176 + int(1.25*(w+0.125)*float64(nOf(a, b))) + 72
 }
 
 // heapNow returns the bytes of the heap's live objects, once the cleanups
@@ -61,7 +75,9 @@ func lockBytes() int {
 // empty Histogram's and a lock's among them), a Recorder before its first
 // span and after an Interval for spans over one to six decades, recorded
 // in order (the window widens at each span) or shuffled, and a Snapshot of
-// them.
+// them: of one Recorder's, whose counts stay a byte each (over three
+// decades, at most 2 KB), and of 200 Recorders', whose counts widen and
+// stay exact.
 func TestMemoryFormula(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector's allocations are not the program's")
@@ -95,8 +111,8 @@ func TestMemoryFormula(t *testing.T) {
 		t.Errorf("an empty Histogram holds %d bytes; the doc says 256", per)
 	}
 	runtime.KeepAlive(hs)
-	if got := unsafe.Sizeof(Snapshot{}); got != 152 {
-		t.Errorf("a Snapshot is %d bytes; its doc says 152", got)
+	if got := unsafe.Sizeof(Snapshot{}); got != 176 {
+		t.Errorf("a Snapshot is %d bytes; its doc says 176", got)
 	}
 
 	const n = 200
@@ -161,20 +177,50 @@ func TestMemoryFormula(t *testing.T) {
 			var filled, merged Snapshot
 			h.Interval(&filled)
 			merged.Merge(&filled)
-			for _, x := range []*Snapshot{&filled, &merged} {
-				size := int(unsafe.Sizeof(*x)) + x.d.Bytes()
-				window := int(math.Ceil(1.25 * float64(nOf(a, b))))
-				want := 152 + window*4 + (window+63)/64*8 + 64
-				if size > want {
-					t.Errorf("%g decades: a Snapshot holds %d bytes; its doc gives at most %d", decades, size, want)
+			// A Snapshot of one Recorder's spans.
+			h1 := NewHistogram()
+			r1 := h1.Recorder()
+			var one Snapshot
+			h1.Interval(&one)
+			for _, d := range spans {
+				r1.Record(d)
+			}
+			h1.Interval(&one)
+			if one.Count() != uint64(len(spans)) {
+				t.Fatalf("%g decades: a Snapshot of %d spans; want %d", decades, one.Count(), len(spans))
+			}
+			most, all := uint64(0), maps.Collect(filled.d.Buckets())
+			for i, c := range one.d.Buckets() {
+				most = max(most, c)
+				if all[i] != n*c {
+					t.Fatalf("%g decades: bucket %d counts %d spans of %d Recorders; want %d, %d each", decades, i, all[i], n, n*c, c)
 				}
-				if x == &filled && !shuffled {
-					t.Logf("%g decades: %d bytes a Snapshot filled by an Interval; its doc's bound %d", decades, size, want)
+				delete(all, i)
+			}
+			if len(all) != 0 {
+				t.Fatalf("%g decades: %d buckets of %d Recorders' spans that one Recorder's spans do not hold", decades, len(all), n)
+			}
+			for _, x := range []*Snapshot{&one, &filled, &merged} {
+				size := int(unsafe.Sizeof(*x)) + x.d.Bytes()
+				c, of := most, "one Recorder's"
+				if x != &one {
+					c, of = n*most, strconv.Itoa(n)+" Recorders'"
+				}
+				want := snapshotBound(a, b, c)
+				if size > want {
+					t.Errorf("%g decades: a Snapshot holds %d bytes, counts up to %d; the doc's formula gives %d", decades, size, c, want)
+				}
+				if x != &merged && !shuffled {
+					t.Logf("%g decades: %d bytes a Snapshot of %s spans filled by an Interval, counts up to %d; the formula %d", decades, size, of, c, want)
+				}
+				if decades == 3 && x == &one && size > 2<<10 {
+					t.Errorf("three decades: a Snapshot of one Recorder's spans holds %d bytes; want at most 2 KB", size)
 				}
 				if decades == 3 && size > 8<<10 {
 					t.Errorf("three decades: a Snapshot holds %d bytes; want at most 8 KB", size)
 				}
 			}
+			runtime.KeepAlive(r1)
 			runtime.KeepAlive(rs)
 		}
 	}

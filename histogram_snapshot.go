@@ -16,13 +16,16 @@ import (
 // Negative spans and spans that changed CPU are counted apart and are in
 // none of those.
 //
-// Its memory follows its spans: 152 bytes, and about 4⅛ bytes a bucket of
+// Its memory follows its spans: 176 bytes, and about 1⅛ bytes a bucket of
 // the window from its shortest span to its longest (n(a, b) in
-// [Histogram]'s doc), which it widens by a quarter as spans outside it
-// arrive, so that one reused as Interval's dst allocates nothing for spans
-// like the last ones. It must not be copied (go vet reports it); the zero
-// Snapshot is empty and ready. Its methods may be called from several
-// goroutines at once while nothing changes it.
+// [Histogram]'s doc) while no bucket counts more than 255 spans, 4⅛ once
+// one does, and 8⅛ once one counts more than 2³²−1 (Snapshot(a, b)
+// there). It widens the window by a quarter as spans outside it arrive,
+// and keeps the window and the width of its counts through Reset, so that
+// one reused as Interval's dst allocates nothing for spans like the last
+// ones. It must not be copied (go vet reports it); the zero Snapshot is
+// empty and ready. Its methods may be called from several goroutines at
+// once while nothing changes it.
 type Snapshot struct {
 	d handover.Dist
 }
@@ -41,8 +44,8 @@ func (s *Snapshot) mustNotBeNil(call string) {
 // span is cut into 128 buckets.
 const QuantileError = 1.0 / 256
 
-// Reset empties the Snapshot, keeping the memory of its buckets for what
-// is added to it next.
+// Reset empties the Snapshot, keeping the memory of its buckets, and the
+// width of their counts, for what is added to it next.
 func (s *Snapshot) Reset() {
 	s.mustNotBeNil("Reset")
 	s.d.Reset()

@@ -3,6 +3,7 @@ package handover
 import (
 	"encoding/binary"
 	"iter"
+	"math"
 	"math/bits"
 	"unsafe"
 )
@@ -13,23 +14,30 @@ import (
 //
 // Like a tally, it counts the buckets of one window, which it widens to
 // take what is added: its memory follows the range of its spans, not the
-// whole range of buckets. Each count is 64 bits, kept as two halves of 32:
-// the high halves are allocated only once a count passes 2³²−1. A bit a
-// bucket marks the counts that are not 0, so that what reads a Dist's
-// buckets (Buckets, Merge) or empties them (Reset) costs in proportion to
-// the buckets it holds, and a word of bits for each 64 of its window. A
-// Dist refers to its counts, so a copy would share them: go vet reports
-// one (noCopy).
+// whole range of buckets. Its counts are as narrow as a tally's: a byte
+// each until one would pass 255, then 32 bits each, and 64 once one passes
+// 2³²−1, kept as two halves of 32 whose high halves are allocated only
+// then. A Dist keeps the width its counts reached, Reset too, so that one
+// reused for spans like the last ones widens no more. A bit a bucket marks
+// the counts that are not 0, so that what reads a Dist's buckets (Buckets,
+// Merge) or empties them (Reset) costs in proportion to the buckets it
+// holds, and a word of bits for each 64 of its window. A Dist refers to
+// its counts, so a copy would share them: go vet reports one (noCopy).
 type Dist struct {
 	_ noCopy
-	// low and high are the counts of the buckets from off on, low and
-	// high halves; high is nil while every count fits 32 bits. The
-	// storage past len(low) is zero, and high has low's length.
+	// small are the counts of the buckets from off on of a narrow Dist,
+	// a byte each, and low and high those of a wide one, low and high
+	// halves; high is nil while every count fits 32 bits. small is nil
+	// where low is not, and low where small is not, so that the window has
+	// len(small)+len(low) buckets (size) and room for as many as the
+	// capacity of the one not nil (room). The storage past the window is
+	// zero, and high has low's length.
+	small     []uint8
 	low, high []uint32
 	// used has bit j%64 of word j/64 set where the count of bucket off+j
-	// is not 0, and clear where it is: its length is len(low) over 64,
-	// rounded up, its capacity holds the bits of cap(low) buckets (so
-	// that Reset allocates none), and its storage past its length is zero.
+	// is not 0, and clear where it is: its length is size() over 64,
+	// rounded up, its capacity holds the bits of room() buckets (so that
+	// Reset allocates none), and its storage past its length is zero.
 	used []uint64
 	off  uint64
 	// count is the sum of counts.
@@ -77,7 +85,7 @@ func (s *Dist) UnknownCPU() uint64 { return s.unknownCPU }
 // Bytes returns the bytes the Dist's counts take: its memory beside its
 // fixed part, the size of a Dist.
 func (s *Dist) Bytes() int {
-	n := 4*(cap(s.low)+cap(s.high)) + 8*cap(s.used)
+	n := cap(s.small) + 4*(cap(s.low)+cap(s.high)) + 8*cap(s.used)
 	if s.ex != nil {
 		n += int(unsafe.Sizeof(exemplars{}))
 	}
@@ -91,15 +99,49 @@ func (s *Dist) Buckets() iter.Seq2[int, uint64] {
 		for w, b := range s.used {
 			for ; b != 0; b &= b - 1 {
 				j := w<<6 + bits.TrailingZeros64(b)
-				n := uint64(s.low[j])
-				if s.high != nil {
-					n |= uint64(s.high[j]) << 32
-				}
-				if !yield(int(s.off)+j, n) {
+				if !yield(int(s.off)+j, s.countAt(j)) {
 					return
 				}
 			}
 		}
+	}
+}
+
+// countAt returns the count of the bucket j places into the window.
+func (s *Dist) countAt(j int) uint64 {
+	if j < len(s.small) {
+		return uint64(s.small[j])
+	}
+	n := uint64(s.low[j])
+	if s.high != nil {
+		n |= uint64(s.high[j]) << 32
+	}
+	return n
+}
+
+// size returns how many buckets the window has.
+func (s *Dist) size() int { return len(s.small) + len(s.low) }
+
+// room returns how many buckets the counts' storage has room for.
+func (s *Dist) room() int {
+	if s.low == nil {
+		return cap(s.small)
+	}
+	if s.high != nil {
+		return min(cap(s.low), cap(s.high))
+	}
+	return cap(s.low)
+}
+
+// setSize sets the window's length to n, at most room().
+func (s *Dist) setSize(n int) {
+	if s.low == nil {
+		s.small = s.small[:n]
+		return
+	}
+	s.low = s.low[:n]
+	if s.high != nil {
+		s.high = s.high[:n]
 	}
 }
 
@@ -122,17 +164,23 @@ func (s *Dist) Equal(o *Dist) bool {
 	return !more
 }
 
-// Reset empties the Dist, keeping its storage and its window, which it
-// widens to the storage: spans like the ones it held take no allocation.
+// Reset empties the Dist, keeping its storage, the width of its counts
+// and its window, which it widens to the storage: spans like the ones it
+// held take no allocation.
 func (s *Dist) Reset() {
 	for w, b := range s.used {
 		if b == 0 {
 			continue
 		}
-		// A word's 64 counts at once where it marks more than a few: one
-		// clear of 256 bytes costs less than as many steps.
+		from, to := w<<6, min(w<<6+64, s.size())
+		// A word's 64 counts at once where they are a byte each, or where
+		// it marks more than a few: one clear of 64 or 256 bytes costs
+		// less than as many steps.
+		if s.low == nil {
+			clear(s.small[from:to])
+			continue
+		}
 		if bits.OnesCount64(b) > 4 {
-			from, to := w<<6, min(w<<6+64, len(s.low))
 			clear(s.low[from:to])
 			if s.high != nil {
 				clear(s.high[from:to])
@@ -148,12 +196,8 @@ func (s *Dist) Reset() {
 		}
 	}
 	clear(s.used)
-	n := cap(s.low)
-	if s.high != nil {
-		n = min(n, cap(s.high))
-		s.high = s.high[:n]
-	}
-	s.low = s.low[:n]
+	n := s.room()
+	s.setSize(n)
 	s.used = bitWords(s.used, n, n)
 	s.off = min(s.off, NumBuckets-uint64(n))
 	s.count, s.lo, s.hi = 0, 0, 0
@@ -171,17 +215,21 @@ func (s *Dist) Empty() bool {
 }
 
 // cover widens the window to hold the buckets [from, to), in the storage
-// it has where that has room.
+// it has where that has room, at the width of its counts.
 func (s *Dist) cover(from, to uint64) {
-	n := uint64(len(s.low))
+	n := uint64(s.size())
 	if n == 0 {
 		from, to = around(from, to, 0)
 		s.off = from
-		s.low = grow(s.low, int(to-from))
-		if s.high != nil {
-			s.high = grow(s.high, int(to-from))
+		if s.low == nil {
+			s.small = grow(s.small, int(to-from))
+		} else {
+			s.low = grow(s.low, int(to-from))
+			if s.high != nil {
+				s.high = grow(s.high, int(to-from))
+			}
 		}
-		s.used = bitWords(s.used, len(s.low), cap(s.low))
+		s.used = bitWords(s.used, s.size(), s.room())
 		return
 	}
 	if from >= s.off && to <= s.off+n {
@@ -194,15 +242,8 @@ func (s *Dist) cover(from, to uint64) {
 		// reset for each Interval does not grow a quarter at a time as
 		// its spans wander past the window's last place.
 		from, to = around(from, to, 0)
-		c := uint64(cap(s.low))
-		if s.high != nil {
-			c = min(c, uint64(cap(s.high)))
-		}
-		if to-from <= c {
-			s.low = s.low[:c]
-			if s.high != nil {
-				s.high = s.high[:c]
-			}
+		if c := uint64(s.room()); to-from <= c {
+			s.setSize(int(c))
 			s.off = min(from-min(from, (c-(to-from))/2), NumBuckets-c)
 			clear(s.used)
 			s.used = bitWords(s.used, int(c), int(c))
@@ -210,17 +251,22 @@ func (s *Dist) cover(from, to uint64) {
 		}
 	}
 	from, to = around(min(from, s.off), max(to, s.off+n), 0)
-	s.low = shift(s.low, int(s.off-from), int(to-from))
-	if s.high != nil {
-		s.high = shift(s.high, int(s.off-from), int(to-from))
+	k, m := int(s.off-from), int(to-from)
+	if s.low == nil {
+		s.small = shift(s.small, k, m)
+	} else {
+		s.low = shift(s.low, k, m)
+		if s.high != nil {
+			s.high = shift(s.high, k, m)
+		}
 	}
 	s.off = from
 	// The counts moved: their bits are found again, a walk of the window
 	// as the move was.
 	clear(s.used)
-	s.used = bitWords(s.used, len(s.low), cap(s.low))
-	for j, c := range s.low {
-		if c != 0 || s.high != nil && s.high[j] != 0 {
+	s.used = bitWords(s.used, s.size(), s.room())
+	for j := range s.size() {
+		if s.countAt(j) != 0 {
 			s.used[j>>6] |= 1 << (j & 63)
 		}
 	}
@@ -242,18 +288,18 @@ func bitWords(u []uint64, n, room int) []uint64 {
 }
 
 // grow returns s, empty and zero, at length n.
-func grow(s []uint32, n int) []uint32 {
+func grow[T uint8 | uint32](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]uint32, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }
 
 // shift returns the counts of s moved by k places, at length n ≥ len(s)+k,
 // the rest zero: in s's storage where it has room.
-func shift(s []uint32, k, n int) []uint32 {
+func shift[T uint8 | uint32](s []T, k, n int) []T {
 	if cap(s) < n {
-		t := make([]uint32, n, min(n+n/4, NumBuckets))
+		t := make([]T, n, min(n+n/4, NumBuckets))
 		copy(t[k:], s)
 		return t
 	}
@@ -265,19 +311,62 @@ func shift(s []uint32, k, n int) []uint32 {
 }
 
 // addAt adds n, not 0, to the count of the bucket j places into the
-// window.
+// window, widening the counts where the sum would pass what theirs hold.
 func (s *Dist) addAt(j int, n uint64) {
-	s.used[j>>6] |= 1 << (j & 63)
-	v := uint64(s.low[j]) + n
-	if s.high != nil {
-		v += uint64(s.high[j]) << 32
-	} else if v>>32 == 0 {
-		s.low[j] = uint32(v)
-		return
+	if !s.addFits(j, n) {
+		s.addWide(j, n)
+	}
+}
+
+// addFits adds n, not 0, to the count of the bucket j places into the
+// window where the sum fits the width it is kept in, a byte or a low half,
+// and reports whether it did: the reader's step for each count, inlined,
+// beside addWide for the rest.
+func (s *Dist) addFits(j int, n uint64) bool {
+	if j < len(s.small) {
+		v := uint64(s.small[j]) + n
+		if v > math.MaxUint8 {
+			return false
+		}
+		s.small[j] = uint8(v)
 	} else {
+		v := uint64(s.low[j]) + n
+		if v>>32 != 0 {
+			return false
+		}
+		s.low[j] = uint32(v)
+	}
+	s.used[j>>6] |= 1 << (j & 63)
+	return true
+}
+
+// addWide adds n, not 0, to the count of the bucket j places into the
+// window, widening the counts as the sum needs: 32 bits where they are a
+// byte each, and the high halves where the sum carries into them.
+func (s *Dist) addWide(j int, n uint64) {
+	s.used[j>>6] |= 1 << (j & 63)
+	if s.low == nil {
+		s.widen()
+	}
+	v := uint64(s.low[j]) + n
+	if s.high == nil && v>>32 != 0 {
 		s.high = make([]uint32, len(s.low), cap(s.low))
 	}
-	s.low[j], s.high[j] = uint32(v), uint32(v>>32)
+	if s.high != nil {
+		v += uint64(s.high[j]) << 32
+		s.high[j] = uint32(v >> 32)
+	}
+	s.low[j] = uint32(v)
+}
+
+// widen makes the narrow counts 32 bits each, in new storage with the same
+// room, which the bits already have.
+func (s *Dist) widen() {
+	low := make([]uint32, len(s.small), cap(s.small))
+	for j, c := range s.small {
+		low[j] = uint32(c)
+	}
+	s.small, s.low = nil, low
 }
 
 // Merge adds the spans of o to the Dist.
@@ -286,7 +375,9 @@ func (s *Dist) Merge(o *Dist) {
 		from, to := BucketOf(uint64(o.min)), BucketOf(uint64(o.max))+1
 		s.cover(from, to)
 		for i, n := range o.Buckets() {
-			s.addAt(i-int(s.off), n)
+			if j := i - int(s.off); !s.addFits(j, n) {
+				s.addWide(j, n)
+			}
 		}
 		s.merge(o.count, o.lo, o.hi, o.min, o.max)
 		if o.ex != nil {
@@ -337,11 +428,11 @@ func (s *Dist) addTally(t *Tally) {
 	s.unknownCPU += uint64(t.unknownCPU)
 }
 
-// takeTouched adds the counts [i, k) of a tally's window, looking only in the chunks its touched bits name, which hold
-// every count not 0 there (see Tally.touched), and returns their sum. It
-// empties the counts as it reads them: the tally is the reader's alone.
-// So its work follows the chunks a writer recorded into, a step a word of
-// counts where most are 0.
+// takeTouched adds the counts [i, k) of a tally's window, looking only
+// in the chunks its touched bits name, which hold every count not 0 there
+// (see Tally.touched), and returns their sum. It empties the counts as it
+// reads them: the tally is the reader's alone. So its work follows the
+// chunks a writer recorded into, a step a word of counts where most are 0.
 func (s *Dist) takeTouched(t *Tally, i, k int) (n uint64) {
 	d := int(t.off) - int(s.off)
 	for c := i >> touchShift; c<<touchShift < k; c++ {
@@ -364,7 +455,9 @@ func (s *Dist) takeWide(cs []uint32, j int) (n uint64) {
 	for x, c := range cs {
 		if c != 0 {
 			cs[x] = 0
-			s.addAt(j+x, uint64(c))
+			if !s.addFits(j+x, uint64(c)) {
+				s.addWide(j+x, uint64(c))
+			}
 			n += uint64(c)
 		}
 	}
@@ -386,14 +479,18 @@ func (s *Dist) takeSmall(cs []uint8, j int) (n uint64) {
 		for m := ((w & low7) + low7 | w) & top; m != 0; m &= m - 1 {
 			b := bits.TrailingZeros64(m) &^ 7
 			c := w >> b & 0xff
-			s.addAt(j+x+b>>3, c)
+			if k := j + x + b>>3; !s.addFits(k, c) {
+				s.addWide(k, c)
+			}
 			n += c
 		}
 	}
 	for ; x < len(cs); x++ {
 		if c := cs[x]; c != 0 {
 			cs[x] = 0
-			s.addAt(j+x, uint64(c))
+			if !s.addFits(j+x, uint64(c)) {
+				s.addWide(j+x, uint64(c))
+			}
 			n += uint64(c)
 		}
 	}

@@ -8,28 +8,48 @@ import (
 )
 
 // TestDistResetAllocatesNothing widens a Dist past its storage, which
-// moves its counts, and checks that a Reset then, which widens the window
-// to the storage, allocates nothing: the bits have room for it too. (It
-// counts the process's allocations around the first Reset, which
-// AllocsPerRun would not count, as it runs its function once before
-// counting; one of three tries free of others' allocations is enough. A
-// race build allocates for its own ends: the test is not built there.)
+// moves its counts, of a byte, of 32 bits (a count past 255) and with high
+// halves (a count past 2³²−1), and checks that a Reset then, which widens
+// the window to the storage, allocates nothing (the bits have room for it
+// too) and keeps the counts' width and storage, and that spans like the
+// last ones then allocate nothing either. (It counts the process's
+// allocations around the first Reset, which AllocsPerRun would not count,
+// as it runs its function once before counting; one of three tries free
+// of others' allocations is enough. A race build allocates for its own
+// ends: the test is not built there.)
 func TestDistResetAllocatesNothing(t *testing.T) {
-	var n uint64
-	for range 3 {
-		var s Dist
-		s.Add(KindSpan, 1000)
-		s.Add(KindSpan, 1<<40) // past the window: new storage, a quarter wider
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		s.Reset()
-		runtime.ReadMemStats(&after)
-		s.checkUsed(t)
-		if n = after.Mallocs - before.Mallocs; n == 0 {
-			return
+	for _, most := range []uint64{1, 300, 1 << 33} {
+		var n uint64
+		for range 3 {
+			var s Dist
+			s.Add(KindSpan, 1000)
+			s.Add(KindSpan, 1<<40) // past the window: new storage, a quarter wider
+			if most > 1 {
+				s.addAt(int(BucketOf(1000)-s.off), most-1)
+			}
+			wide, high, bytes := s.low != nil, s.high != nil, s.Bytes()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			s.Reset()
+			s.Add(KindSpan, 1000)
+			s.Add(KindSpan, 1<<40)
+			runtime.ReadMemStats(&after)
+			s.checkUsed(t)
+			if s.low != nil != wide || s.high != nil != high || s.Bytes() != bytes {
+				t.Fatalf("a count of %d: after Reset, wide %v, with high halves %v, %d bytes; want %v, %v, %d",
+					most, s.low != nil, s.high != nil, s.Bytes(), wide, high, bytes)
+			}
+			if wide != (most > 255) || high != (most > 1<<32-1) {
+				t.Fatalf("a count of %d: wide %v, with high halves %v", most, wide, high)
+			}
+			if n = after.Mallocs - before.Mallocs; n == 0 {
+				break
+			}
+		}
+		if n != 0 {
+			t.Fatalf("a count of %d: Reset and spans like the last ones allocated %d times; want 0", most, n)
 		}
 	}
-	t.Fatalf("Reset allocated %d times; want 0", n)
 }
 
 // TestIntervalCopiesOutliveCollections takes Intervals that copy a tally (a
