@@ -71,7 +71,7 @@ func lockBytes() int {
 }
 
 // TestMemoryFormula checks the Histogram doc's memory figures against the
-// heap: the formula n(a, b) against the layout, the sizes it names (an
+// heap, at GOMAXPROCS 2, 64 and 256: the formula n(a, b) against the layout, the sizes it names (an
 // empty Histogram's and a lock's among them), a Recorder before its first
 // span and after an Interval for spans over one to six decades, recorded
 // in order (the window widens at each span) or shuffled, and a Snapshot of
@@ -102,7 +102,20 @@ func TestMemoryFormula(t *testing.T) {
 	if got := lockBytes(); got != 392 {
 		t.Errorf("a lock holds %d bytes; the doc says 392", got)
 	}
-	hs := make([]*Histogram, 100)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, p := range []int{2, 64, 256} {
+		t.Run("GOMAXPROCS="+strconv.Itoa(p), func(t *testing.T) {
+			runtime.GOMAXPROCS(p)
+			heapNow() // the runtime's own allocations for the new Ps, apart
+			checkMemoryFormula(t)
+		})
+	}
+}
+
+// checkMemoryFormula is TestMemoryFormula at one GOMAXPROCS: the figures
+// that do not depend on it.
+func checkMemoryFormula(t *testing.T) {
+	hs := make([]*Histogram, 1000)
 	e0 := heapNow()
 	for i := range hs {
 		hs[i] = NewHistogram()
