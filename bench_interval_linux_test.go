@@ -241,14 +241,17 @@ func familyOfBusyWriters(b *testing.B, burst int) {
 
 // A floorTally is what the least reader of a busy writer must read of it:
 // a word that says whether it recorded, one bit a chunk of 32 buckets it
-// touched, and counts of a byte over three decades, allocated apart as a
-// tally's are. Its writer and its reader use plain loads and stores, as a
-// Recorder's do on amd64, and nothing more: no journal, no exactness for
-// a record in flight (the race detector would object; it is a floor, not a
-// histogram).
+// touched, and counts over three decades, allocated apart as a tally's
+// are: of a byte, or of 32 bits (wide) where a writer records more than
+// 255 spans a bucket between two reads, as a tally's are. Its writer and
+// its reader use plain loads and stores, as a Recorder's do on amd64, and
+// nothing more: no journal, no exactness for a record in flight, no check
+// of a byte's overflow (the race detector would object; it is a floor, not
+// a histogram).
 type floorTally struct {
 	seq, touched uint64
-	counts       []uint8
+	small        []uint8
+	counts       []uint32
 }
 
 // floorFrom and floorWindow are the window of floorTally's counts: the
@@ -257,27 +260,47 @@ var floorFrom = handover.BucketOf(1000)
 
 const floorWindow = 1280
 
+func newFloorTally(wide bool) *floorTally {
+	if wide {
+		return &floorTally{counts: make([]uint32, floorWindow)}
+	}
+	return &floorTally{small: make([]uint8, floorWindow)}
+}
+
 func (t *floorTally) record(d counter.Tickdelta) {
 	b := handover.BucketOf(uint64(d)) - floorFrom
-	t.counts[b]++
+	if t.counts != nil {
+		t.counts[b]++
+	} else {
+		t.small[b]++
+	}
 	t.touched |= 1 << (b >> 5 & 63)
 	t.seq++
 }
 
 // take adds what t counted since the last take to sum, a chunk touched at
-// a time, eight counts a step, and empties those chunks.
+// a time (narrow counts eight a step), and empties those chunks.
 func (t *floorTally) take(sum []uint64) {
 	b := t.touched
 	t.touched = 0
 	for ; b != 0; b &= b - 1 {
 		c := bits.TrailingZeros64(b) << 5
+		if t.counts != nil {
+			for j, v := range t.counts[c:min(c+32, floorWindow)] {
+				if v != 0 {
+					sum[c+j] += uint64(v)
+					t.counts[c+j] = 0
+				}
+			}
+			continue
+		}
 		for j := c; j < min(c+32, floorWindow); j += 8 {
-			if binary.LittleEndian.Uint64(t.counts[j:]) == 0 {
+			if binary.LittleEndian.Uint64(t.small[j:]) == 0 {
 				continue
 			}
 			for k := j; k < j+8; k++ {
-				sum[k] += uint64(t.counts[k])
-				t.counts[k] = 0
+				sum[k] += uint64(t.small[k])
+				t.small[k] = 0
 			}
 		}
 	}
@@ -294,7 +317,6 @@ func BenchmarkFloorOfBusyWriters(b *testing.B) {
 	if _, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierRegisterPrivateExpedited, 0, 0); errno != 0 {
 		b.Skip("no private expedited membarrier:", errno)
 	}
-	newTally := func() *floorTally { return &floorTally{counts: make([]uint8, floorWindow)} }
 	read := func(ts []*floorTally, seen []uint64, sums [][]uint64, of func(i int) int) func() {
 		return func() {
 			unix.RawSyscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0)
@@ -309,7 +331,7 @@ func BenchmarkFloorOfBusyWriters(b *testing.B) {
 	b.Run("recorders=62of64", func(b *testing.B) {
 		ts := make([]*floorTally, 64)
 		for i := range ts {
-			ts[i] = newTally()
+			ts[i] = newFloorTally(true) // its writers' tallies are wide
 		}
 		stop := flatOut(62, func(w int) func(i int) {
 			t := ts[w]
@@ -326,7 +348,7 @@ func BenchmarkFloorOfBusyWriters(b *testing.B) {
 	b.Run("family=200x8paced", func(b *testing.B) {
 		ts := make([]*floorTally, 8*200) // writer w's series s at w*200+s
 		for i := range ts {
-			ts[i] = newTally()
+			ts[i] = newFloorTally(false)
 		}
 		stop := flatOut(8, func(w int) func(i int) {
 			return func(i int) {

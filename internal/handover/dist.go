@@ -452,6 +452,32 @@ func (s *Dist) takeTouched(t *Tally, i, k int) (n uint64) {
 // takeWide adds the wide counts cs, the first at place j of the window,
 // and empties them; it returns their sum.
 func (s *Dist) takeWide(cs []uint32, j int) (n uint64) {
+	if s.small == nil && s.high == nil && len(cs) <= 64 {
+		// A chunk into 32-bit counts, as a busy writer's tally is read:
+		// their bits set at once, and the sums that carry past 32 bits
+		// left to addWide.
+		low, used := s.low[j:j+len(cs)], uint64(0)
+		for x, c := range cs {
+			if c == 0 {
+				continue
+			}
+			cs[x] = 0
+			n += uint64(c)
+			if v := uint64(low[x]) + uint64(c); v>>32 == 0 {
+				low[x] = uint32(v)
+				used |= 1 << x
+			} else {
+				s.addWide(j+x, uint64(c))
+			}
+		}
+		if w := j >> 6; used != 0 {
+			s.used[w] |= used << (j & 63)
+			if j&63 != 0 && w+1 < len(s.used) {
+				s.used[w+1] |= used >> (64 - j&63)
+			}
+		}
+		return n
+	}
 	for x, c := range cs {
 		if c != 0 {
 			cs[x] = 0
