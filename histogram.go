@@ -388,7 +388,9 @@ func (h *Histogram) addShard(set *shardSet, key uintptr, start int, anyway bool)
 // each holding its lock. It allocates only to widen dst's window (see
 // [Snapshot]) and to grow its list of writers; a writer's first span after
 // an Interval takes the tally the Interval emptied for it, so that in a
-// steady state nothing allocates. Interval and the writers share no lock
+// steady state nothing allocates, but for the first span after each
+// Interval of each lock beyond one that records collided on (see Memory,
+// above). Interval and the writers share no lock
 // (a Histogram's lock is tried, never waited for), so that neither waits
 // for the other, whatever a thread is doing or the operating system does
 // to it; but for the fallback's stop of the world, above.
