@@ -21,7 +21,7 @@ type stepCase struct {
 	// the writer. full is the bucket it filled, -1 for none.
 	prepare func(w *Writer) (full int)
 	// record makes the record.
-	record func(w *Writer) *Tally
+	record func(w *Writer)
 }
 
 // A rec is a record made before or after the one a case stops; ex says it
@@ -57,10 +57,10 @@ const kindWide Kind = 1 << 10
 // that has recorded one holds.
 const kindWideEx Kind = 1<<10 + 1
 
-// on makes r into w, through Record for a span and RecordKind otherwise,
-// and returns the tally it counted into.
-func (r rec) on(w *Writer) *Tally {
-	if r.k == kindWide || r.k == kindWideEx {
+// on makes r into w, through Record for a span and RecordKind otherwise.
+func (r rec) on(w *Writer) {
+	switch {
+	case r.k == kindWide || r.k == kindWideEx:
 		w.c.attach(w, KindSpan, 0, false)
 		t := &Tally{min: math.MaxInt64, max: -1}
 		t.fit(0, NumBuckets, false)
@@ -68,15 +68,13 @@ func (r rec) on(w *Writer) *Tally {
 			t.keepExemplars()
 		}
 		w.cur.Store(t)
-		return nil
+	case r.ex:
+		w.RecordExemplar(r.d, exOf(r.d))
+	case r.k == KindSpan:
+		w.Record(r.d)
+	default:
+		w.RecordKind(r.d, r.k)
 	}
-	if r.ex {
-		return w.RecordExemplar(r.d, exOf(r.d))
-	}
-	if r.k == KindSpan {
-		return w.Record(r.d)
-	}
-	return w.RecordKind(r.d, r.k)
 }
 
 // usual are the records before most cases: spans of 500 to 2,000 ticks
@@ -110,10 +108,8 @@ var carrying = []rec{{KindSpan, math.MaxInt64, false}, {KindUnknown, math.MaxInt
 // so that it hides neither store of the record before it.
 var after = rec{KindSpan, 1000, false}
 
-func record(d int64) func(*Writer) *Tally { return func(w *Writer) *Tally { return w.Record(d) } }
-func recordKind(d int64, k Kind) func(*Writer) *Tally {
-	return func(w *Writer) *Tally { return w.RecordKind(d, k) }
-}
+func record(d int64) func(*Writer)             { return func(w *Writer) { w.Record(d) } }
+func recordKind(d int64, k Kind) func(*Writer) { return func(w *Writer) { w.RecordKind(d, k) } }
 
 // carries reports whether the case's record carries an exemplar: the
 // cases named for one.
@@ -131,10 +127,8 @@ func exemplarSpans(s *Dist) []int64 {
 	return ds
 }
 
-func recordEx(d int64) func(*Writer) *Tally {
-	return func(w *Writer) *Tally { return w.RecordExemplar(d, exOf(d)) }
-}
-func none(*Writer) int { return -1 }
+func recordEx(d int64) func(*Writer) { return func(w *Writer) { w.RecordExemplar(d, exOf(d)) } }
+func none(*Writer) int               { return -1 }
 
 // stepCases take every path of a record: Record where the span fits;
 // Record then put, where the sum carries, the span is negative, the bucket
@@ -319,7 +313,7 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 		c.ListLocked(w, &lock)
 	}
 	// held makes a record with f, holding the lock where locked.
-	held := func(f func() *Tally) {
+	held := func(f func()) {
 		if !locked {
 			f()
 			return
@@ -330,7 +324,7 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	var before Dist
 	for _, r := range tc.before {
-		held(func() *Tally { return r.on(w) })
+		held(func() { r.on(w) })
 		if r.k != kindWide && r.k != kindWideEx {
 			r.addTo(&before)
 		}
@@ -391,14 +385,14 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	at()
 	OnStep = func() { k++; at() }
-	held(func() *Tally { return tc.record(w) })
+	held(func() { tc.record(w) })
 	OnStep = nil
 	// Whether the tally the record wrote kept its exemplar: the slowest of
 	// its group there, which it is not where an earlier record of the
 	// tally, taken by an earlier Interval, was slower (see Dist.Exemplars).
 	kept := tc.carries() && w.jexTag == w.seq|exKept
 	if late {
-		held(func() *Tally { return after.on(w) })
+		held(func() { after.on(w) })
 		afterMade = true
 	}
 	// The stops the record did not reach (n+1, or a path shorter than
@@ -410,7 +404,7 @@ func stopAt(t *testing.T, tc stepCase, n, a, b int, older, late, locked bool) {
 	}
 	take(2)
 	if !late {
-		held(func() *Tally { return after.on(w) })
+		held(func() { after.on(w) })
 		afterMade = true
 	}
 	take(3)

@@ -80,7 +80,7 @@ type Writer struct {
 // operating system still may).
 //
 //go:nosplit
-func (w *Writer) Record(d int64) *Tally {
+func (w *Writer) Record(d int64) {
 	s := nextSeq(w.seq, seqSpan)
 	store64(&w.seq, s)
 	step()
@@ -95,18 +95,22 @@ func (w *Writer) Record(d int64) *Tally {
 	switch {
 	case narrow:
 		if c = uint32(t.small[i]) + 1; c > math.MaxUint8 {
-			return w.slow(d, KindSpan, nil)
+			w.slow(d, KindSpan, nil)
+			return
 		}
 	case i < uint64(len(t.counts)):
 		if c = t.counts[i] + 1; c == 0 {
-			return w.slow(d, KindSpan, nil)
+			w.slow(d, KindSpan, nil)
+			return
 		}
 	default:
-		return w.slow(d, KindSpan, nil)
+		w.slow(d, KindSpan, nil)
+		return
 	}
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	if carry != 0 {
-		return w.slow(d, KindSpan, nil)
+		w.slow(d, KindSpan, nil)
+		return
 	}
 	store64(&w.jlo, lo)
 	step()
@@ -132,7 +136,6 @@ func (w *Writer) Record(d int64) *Tally {
 	step()
 	store64(&w.done, s)
 	step()
-	return t
 }
 
 // RecordExemplar is Record for a span that carries the exemplar e: the
@@ -143,7 +146,7 @@ func (w *Writer) Record(d int64) *Tally {
 // e names a trace), goes to the slow path.
 //
 //go:nosplit
-func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
+func (w *Writer) RecordExemplar(d int64, e *Exemplar) {
 	s := nextSeq(w.seq, seqSpan)
 	store64(&w.seq, s)
 	step()
@@ -158,25 +161,30 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	switch {
 	case narrow:
 		if c = uint32(t.small[i]) + 1; c > math.MaxUint8 {
-			return w.slow(d, KindSpan, e)
+			w.slow(d, KindSpan, e)
+			return
 		}
 	case i < uint64(len(t.counts)):
 		if c = t.counts[i] + 1; c == 0 {
-			return w.slow(d, KindSpan, e)
+			w.slow(d, KindSpan, e)
+			return
 		}
 	default:
-		return w.slow(d, KindSpan, e)
+		w.slow(d, KindSpan, e)
+		return
 	}
 	lo, carry := bits.Add64(t.lo, uint64(d), 0)
 	if carry != 0 {
-		return w.slow(d, KindSpan, e)
+		w.slow(d, KindSpan, e)
+		return
 	}
 	x := t.ex
 	keep := false
 	if x != nil {
 		keep = x.keeps(d, p, e)
 	} else if !e.none() {
-		return w.slow(d, KindSpan, e)
+		w.slow(d, KindSpan, e)
+		return
 	}
 	if keep {
 		store64(&w.jex[0], e[0])
@@ -214,23 +222,20 @@ func (w *Writer) RecordExemplar(d int64, e *Exemplar) *Tally {
 	step()
 	store64(&w.done, s)
 	step()
-	return t
 }
 
 // RecordKind counts a record of kind k and span d: a migrated span, a span
 // of an unknown CPU, or any span where the caller knows it needs the slow
-// path. A negative span of a summed kind is counted as KindNegative. It
-// returns the tally it counted into, as Record does.
-func (w *Writer) RecordKind(d int64, k Kind) *Tally { return w.slow(d, k, nil) }
+// path. A negative span of a summed kind is counted as KindNegative.
+func (w *Writer) RecordKind(d int64, k Kind) { w.slow(d, k, nil) }
 
 // slow counts what Record cannot: a negative span, a record of another
 // kind, or one that does not fit the tally (its bucket is outside the
 // window or full, or its sum carries), which it puts a fresh tally in
 // front of, with a window wide enough; a closed writer (a new one too)
 // gives its first SpillSpans records to the Collector's spill, if any,
-// and then attaches itself. It returns the tally it counted into, nil for
-// a record given to the spill.
-func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
+// and then attaches itself.
+func (w *Writer) slow(d int64, k Kind, e *Exemplar) {
 	if d < 0 && k != KindMigrated {
 		k = KindNegative
 	}
@@ -241,7 +246,7 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 		full, counted := w.put(d, k, e)
 		switch {
 		case counted:
-			return full
+			return
 		case full == closed:
 			if !w.pinned && w.c.spill != nil && (w.early < SpillSpans || w.early < SpillMost && w.born == uint32(w.c.rounds.Load())) {
 				w.early++
@@ -250,7 +255,7 @@ func (w *Writer) slow(d int64, k Kind, e *Exemplar) *Tally {
 				} else {
 					w.c.spill(d, k, Exemplar{}, false)
 				}
-				return nil
+				return
 			}
 			if f := w.onAttach; f != nil {
 				w.onAttach = nil
