@@ -61,10 +61,10 @@ import (
 // Recorder's; after an Interval the locks hold one such tally among them,
 // and each other lock makes one at its next record, so that a Histogram
 // that one goroutine recorded into holds 640 + Recorder(a, b) − 800 bytes
-// after an Interval, and one that many did about 600 bytes more for each
-// other lock (locks that records collided on are few, and a lock that no
-// record took for three Intervals gives its tally back until its next
-// record). TestMemoryFormula checks these
+// after an Interval, and one that many did no more counts, only the other
+// locks' own state (locks that records collided on are few, and a lock
+// that no record took for three Intervals gives its tally back until its
+// next record). TestMemoryFormula checks these
 // figures; DESIGN.md says how. A writer that records exemplars holds 480
 // bytes more for each tally it holds, and a Snapshot given any, 480 more.
 //
