@@ -337,7 +337,11 @@ func TestMemoryFollowsContention(t *testing.T) {
 		t.Skip("the race detector's allocations are not the program's")
 	}
 	if os.Getenv(memoryChildEnv) != "1" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryFollowsContention$", "-test.count=1", "-test.v")
+		args := []string{os.Args[0], "-test.run=^TestMemoryFollowsContention$", "-test.count=1", "-test.v"}
+		if wrapper := os.Getenv("COUNTER_TEST_EXEC"); wrapper != "" {
+			args = append(strings.Fields(wrapper), args...) // an emulator, as TestCrossProcess runs it
+		}
+		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Env = append(os.Environ(), memoryChildEnv+"=1", "GODEBUG=memprofilerate=1")
 		out, err := cmd.CombinedOutput()
 		for _, l := range strings.Split(string(out), "\n") {
