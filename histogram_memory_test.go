@@ -99,7 +99,9 @@ func TestMemoryFormula(t *testing.T) {
 	if got := unsafe.Sizeof(shard{}); got != 384 {
 		t.Errorf("a lock is %d bytes; the doc says 384", got)
 	}
-	if got := lockBytes(); got != 392 {
+	// The heap moves by a few KB between two reads while the runtime's own
+	// goroutines free and allocate; 10,000 locks put that under a byte each.
+	if got := lockBytes(); got < 392-4 || got > 392+4 {
 		t.Errorf("a lock holds %d bytes; the doc says 392", got)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
