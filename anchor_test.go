@@ -440,8 +440,8 @@ func TestAnchorLeadBounded(t *testing.T) {
 // stays within twice that, each plus a slack for what the bound does not
 // see. With the monotonic clock, which reads the wall clock's own source,
 // the slack is 50 ns (rounding). With the counter it is 1 µs, for how far
-// the wall clock wanders against the counter (BENCHMARKS.md, "The anchor",
-// gives how far on a guest whose wall clock is kvm-clock). Under emulation
+// the wall clock wanders against the counter, which its source decides
+// (kvm-clock on some guests, the counter itself on others). Under emulation
 // the counter steps by 1 µs. The mechanism itself is checked exactly, without slack, by
 // TestAnchorLeadBounded; before it was bounded, back-to-back re-anchoring
 // put converted times 30 ms ahead in 300 ms.
