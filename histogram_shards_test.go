@@ -31,7 +31,8 @@ func (h *Histogram) listedShards() int {
 // TestShardsOneGoroutineKeepsOne: a goroutine that records alone keeps one
 // shard, whether it takes the Intervals between its records itself or a
 // reporter takes them back to back meanwhile, holding the shards' locks
-// in turn; and every span is in one Interval.
+// in turn (and adding one only for an Interval that held them past a
+// record's patience); and every span is in one Interval.
 func TestShardsOneGoroutineKeepsOne(t *testing.T) {
 	n := 1_000_000
 	if race.Enabled {
@@ -56,11 +57,15 @@ func TestShardsOneGoroutineKeepsOne(t *testing.T) {
 		var done atomic.Bool
 		var reporter sync.WaitGroup
 		var total Snapshot
-		intervals := 0
+		intervals, slow := 0, 0
 		reporter.Go(func() {
 			var s Snapshot
 			for !done.Load() {
+				start := time.Now()
 				h.Interval(&s)
+				if time.Since(start) >= intervalPatience {
+					slow++
+				}
 				total.Merge(&s)
 				intervals++
 			}
@@ -73,9 +78,13 @@ func TestShardsOneGoroutineKeepsOne(t *testing.T) {
 		var s Snapshot
 		h.Interval(&s)
 		total.Merge(&s)
-		t.Logf("%d Intervals meanwhile", intervals)
-		if got := h.shardCount(); got != 1 || total.Count() != uint64(n) {
-			t.Errorf("%d shards and %d spans; want 1 and %d", got, total.Count(), n)
+		t.Logf("%d Intervals meanwhile, %d of them as long as a record's patience", intervals, slow)
+		// A record that finds its lock held by one Interval for
+		// intervalPatience adds a lock (its thread is likely stopped): only
+		// an Interval that long, which a loaded machine or an emulator
+		// makes now and then, adds one.
+		if got := h.shardCount(); got > 1+slow || total.Count() != uint64(n) {
+			t.Errorf("%d shards and %d spans; want at most %d (one, and one for each Interval of %v or more) and %d", got, total.Count(), 1+slow, intervalPatience, n)
 		}
 	})
 }
