@@ -48,16 +48,17 @@ import (
 //
 // Locks follow contention, not the CPUs. An empty Histogram holds 256
 // bytes and no lock; its first record makes one, and a record adds one
-// only where it finds every lock held by another record, no Interval
-// running, up to S, 4·GOMAXPROCS as NewHistogram found it rounded up to a
-// power of two from 8 to 1,024:
+// only where it finds every lock held by another record, or by one
+// Interval for a millisecond (its thread stopped, likely), up to S,
+// 4·GOMAXPROCS as NewHistogram found it rounded up to a power of two from
+// 8 to 1,024:
 //
 //	locks ≤ min(1 + c, S), c being the records that found every lock held.
 //
 // A lock is held only while one span is counted, so a goroutine that
-// records alone keeps one lock, and records find every lock held only
-// where as many are in flight at once, or stopped halfway by the
-// scheduler. A lock is 384 bytes, and a tally once used, as large as a
+// records alone keeps one lock (but for an Interval held up that long),
+// and records find every lock held only where as many are in flight at
+// once, or stopped halfway by the scheduler. A lock is 384 bytes, and a tally once used, as large as a
 // Recorder's; after an Interval the locks hold one such tally among them,
 // and each other lock makes one at its next record, so that a Histogram
 // that one goroutine recorded into holds 640 + Recorder(a, b) − 800 bytes
