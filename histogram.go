@@ -325,10 +325,16 @@ func (h *Histogram) addShard(set *shardSet, key uintptr, start int, anyway bool)
 	if h.shards.Load() != set {
 		return nil
 	}
+	// An Interval holds locks only while collecting counts it, and after
+	// it has counted a round: so a lock that an Interval held as lockAny
+	// looked shows in one of the four loads, even where that Interval has
+	// ended since.
+	collecting, round := h.collecting.Load(), h.c.Begun()
 	if s := set.lockAny(key, start); s != nil {
 		return s
 	}
-	if len(set.shards) > 0 && h.collecting.Load() != 0 && !anyway {
+	interval := collecting != 0 || h.collecting.Load() != 0 || h.c.Begun() != round
+	if len(set.shards) > 0 && interval && !anyway {
 		return nil
 	}
 	s := new(shard)
