@@ -58,16 +58,17 @@ import (
 // A lock is held only while one span is counted, so a goroutine that
 // records alone keeps one lock (but for an Interval held up that long),
 // and records find every lock held only where as many are in flight at
-// once, or stopped halfway by the scheduler. A lock is 384 bytes, and a tally once used, as large as a
-// Recorder's; after an Interval the locks hold one such tally among them,
-// and each other lock makes one at its next record, so that a Histogram
-// that one goroutine recorded into holds 640 + Recorder(a, b) − 800 bytes
-// after an Interval, and one that many did no more counts, only the other
-// locks' own state (locks that records collided on are few, and a lock
-// that no record took for three Intervals gives its tally back until its
-// next record). TestMemoryFormula checks these
-// figures; DESIGN.md says how. A writer that records exemplars holds 480
-// bytes more for each tally it holds, and a Snapshot given any, 480 more.
+// once, or stopped halfway by the scheduler. A lock is 384 bytes, and a
+// tally once used, as large as a Recorder's; after an Interval the locks
+// hold one such tally among them, and each other lock makes one at its
+// next record, so that a Histogram that one goroutine recorded into holds
+// 640 + Recorder(a, b) − 800 bytes after an Interval, and one that many
+// did no more counts, only the other locks' own state (locks that records
+// collided on are few, and a lock that no record took for three Intervals
+// gives its tally back until its next record). TestMemoryFormula checks
+// these figures; DESIGN.md says how. A writer that records exemplars holds
+// 480 bytes more for each tally it holds, and a Snapshot given any, 480
+// more.
 //
 // The zero Histogram is not usable: make one with NewHistogram.
 type Histogram struct {
