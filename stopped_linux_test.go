@@ -645,10 +645,11 @@ func logHolds(t *testing.T, p stopPhase, st stopStats) {
 }
 
 // checkSlow checks that no bounded operation of p took more than bound of
-// its own time, unless it was asleep on a mutex of the Go runtime's: the
-// stopped thread may hold one (of the heap, or the scheduler's) and any
-// allocation or preemption of another thread waits for it; nothing of the
-// Histogram's waits so (see threadPlace.asleepInRuntime). The child lists
+// its own time, unless it was held up on a mutex of the Go runtime's: it
+// was asleep on one, or the stopped thread was stopped holding one (of the
+// heap, the memory profiler's, or the scheduler's), which any allocation or
+// preemption of another thread waits for; nothing of the Histogram's waits
+// so (see threadPlace.asleepInRuntime and threadPlace.holdsRuntimeLock). The child lists
 // each slow operation with its word's value while it ran, and a stop that
 // holds one up notes where the two threads were.
 func checkSlow(t *testing.T, p stopPhase, res stoppedResult, st stopStats, bound time.Duration) {
@@ -668,8 +669,8 @@ func checkSlow(t *testing.T, p stopPhase, res stoppedResult, st stopStats, bound
 			}
 			listed = true
 			i := slices.IndexFunc(st.holds, func(h hold) bool { return h.word == op.Word && h.done == op.Done })
-			if i >= 0 && st.holds[i].blocked.asleepInRuntime() {
-				t.Logf("with %s stopped, %s took %v of its own (%v wall), asleep in the Go runtime: %v; the stopped thread: %v",
+			if i >= 0 && (st.holds[i].blocked.asleepInRuntime() || st.holds[i].stopped.holdsRuntimeLock()) {
+				t.Logf("with %s stopped, %s took %v of its own (%v wall), held up in the Go runtime: %v; the stopped thread: %v",
 					p.stopped, stoppedOps[name], op.Own, op.Wall, st.holds[i].blocked, st.holds[i].stopped)
 				continue
 			}
@@ -1047,6 +1048,7 @@ func (s *stopper) step(now time.Time, more bool) error {
 			s.until = now // what held them up was not the stop
 		}
 		if !s.until.IsZero() && !now.Before(s.until) {
+			s.noteLate()
 			if err := unix.PtraceCont(s.tids[s.cur], 0); err != nil {
 				return fmt.Errorf("PTRACE_CONT of thread %d: %w", s.tids[s.cur], err)
 			}
@@ -1128,6 +1130,20 @@ func (s *stopper) decide(now time.Time) {
 		s.until = s.since.Add(s.want)
 	default:
 		s.until = s.since.Add(stopProbe)
+	}
+}
+
+// noteLate notes, as a stop ends, where each watched thread is that is in
+// a bounded operation and that the probe did not find held up: one may
+// have begun after the probe, which looks only at those already inside,
+// and a stop that holds it up holds it up to the end.
+func (s *stopper) noteLate() {
+	for i, w := range s.watch {
+		done := w.word.Load()
+		if done%2 == 0 || slices.Contains(s.heldUp, i) {
+			continue
+		}
+		s.noteHold(w, done)
 	}
 }
 

@@ -65,6 +65,29 @@ func (p threadPlace) asleepInRuntime() bool {
 	return false
 }
 
+// holdsRuntimeLock reports whether the stopped thread was stopped in a
+// step of the Go runtime that holds one of the runtime's own mutexes,
+// which every other thread that allocates (or is profiled allocating)
+// must take too: the memory profiler's table of stacks (runtime.stkbucket,
+// under profInsertLock) and its records (runtime.mProf_Malloc,
+// runtime.mProf_Free), an object's special records (runtime.addspecial,
+// runtime.removespecial, which a cleanup or a profiled object takes), and
+// the heap's spans (runtime.(*mheap).allocSpan, runtime.(*mheap).freeSpan,
+// runtime.(*mheap).grow, under the heap's lock). A thread held up by it
+// may spin or sleep in runtime.lock2, or run in between, as its place
+// shows; either way no code of the Histogram's asked it to wait.
+func (p threadPlace) holdsRuntimeLock() bool {
+	for _, f := range p.frames {
+		switch f {
+		case "runtime.stkbucket", "runtime.mProf_Malloc", "runtime.mProf_Free",
+			"runtime.addspecial", "runtime.removespecial",
+			"runtime.(*mheap).allocSpan", "runtime.(*mheap).freeSpan", "runtime.(*mheap).grow":
+			return true
+		}
+	}
+	return false
+}
+
 // blockedPlace returns where the thread tid of process pid is blocked,
 // from its syscall file, which gives the stack pointer of a blocked
 // thread; syscall is -2 where it runs, or the file is unreadable.
@@ -189,4 +212,25 @@ func TestBlockedPlace(t *testing.T) {
 func blockInRead(fd int) {
 	var b [1]byte
 	unix.Read(fd, b[:])
+}
+
+// TestHoldsRuntimeLock checks which stopped places TestStoppedThreads
+// excuses a hold-up by: the runtime's steps under its own mutexes, from
+// the place a CI run found, and not the Histogram's code, nor the
+// runtime's steps that hold none.
+func TestHoldsRuntimeLock(t *testing.T) {
+	for _, tc := range []struct {
+		frames []string
+		want   bool
+	}{
+		{[]string{"internal/runtime/atomic.(*UnsafePointer).StoreNoWB", "runtime.stkbucket", "runtime.mProf_Malloc", "runtime.mallocgc"}, true},
+		{[]string{"runtime.(*mheap).allocSpan", "runtime.(*mheap).alloc", "runtime.(*mcentral).grow"}, true},
+		{[]string{"runtime.addspecial", "runtime.addCleanup"}, true},
+		{[]string{"github.com/tickstamp/counter/internal/handover.(*Collector).Interval", "github.com/tickstamp/counter.(*Histogram).Interval"}, false},
+		{[]string{"runtime.memmove", "github.com/tickstamp/counter/internal/handover.(*Dist).takeWide"}, false},
+	} {
+		if got := (threadPlace{syscall: -1, frames: tc.frames}).holdsRuntimeLock(); got != tc.want {
+			t.Errorf("stopped in %v: holdsRuntimeLock %v; want %v", tc.frames, got, tc.want)
+		}
+	}
 }
