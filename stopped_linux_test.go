@@ -647,11 +647,12 @@ func logHolds(t *testing.T, p stopPhase, st stopStats) {
 // checkSlow checks that no bounded operation of p took more than bound of
 // its own time, unless it was held up on a mutex of the Go runtime's: it
 // was asleep on one, or the stopped thread was stopped holding one (of the
-// heap, the memory profiler's, or the scheduler's), which any allocation or
-// preemption of another thread waits for; nothing of the Histogram's waits
-// so (see threadPlace.asleepInRuntime and threadPlace.holdsRuntimeLock). The child lists
-// each slow operation with its word's value while it ran, and a stop that
-// holds one up notes where the two threads were.
+// heap, the memory profiler's, or the scheduler's), which any allocation
+// or preemption of another thread waits for; nothing of the Histogram's
+// waits so (see threadPlace.asleepInRuntime and
+// threadPlace.holdsRuntimeLock). The child lists each slow operation with
+// its word's value while it ran, and a stop notes where the two threads
+// were for each operation it holds up or ends within.
 func checkSlow(t *testing.T, p stopPhase, res stoppedResult, st stopStats, bound time.Duration) {
 	t.Helper()
 	if len(res.Slow) == slowMost {
@@ -898,10 +899,10 @@ type stopStats struct {
 	holds                        []hold
 }
 
-// A hold is a watched thread that a stop held up in a bounded operation:
-// its word and the word's value (odd) while in the operation, and where
-// it was blocked, the stopped thread was stopped, seen stopRecheck after
-// the probe.
+// A hold is a watched thread that a stop held up in a bounded operation,
+// or that was in one as the stop ended: its word and the word's value
+// (odd) while in the operation, and where it was blocked and the stopped
+// thread was stopped, seen stopRecheck after the probe or at the end.
 type hold struct {
 	word             int
 	done             uint64
